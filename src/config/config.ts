@@ -1,0 +1,148 @@
+import { Cron } from "croner";
+import { z } from "zod";
+
+/**
+ * The one place that reads the environment. Every setting has a name, a default and a
+ * description (the README's configuration table mirrors this list). A bad value stops the process
+ * with a message naming the variable and what is allowed.
+ */
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((value) => ["true", "1", "yes"].includes(value));
+
+const cronExpression = z.string().refine(
+  (value) => {
+    try {
+      new Cron(value, { paused: true }).stop();
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: "must be a cron expression such as '0 * * * *' (minute hour day month weekday)" },
+);
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const postgresUrl = z.url({
+  protocol: /^postgres(ql)?$/,
+  error: "must be a postgres:// or postgresql:// URL",
+});
+
+const port = z.coerce
+  .number({ error: "must be a number" })
+  .int("must be a whole number")
+  .min(0, "must be between 0 and 65535")
+  .max(65535, "must be between 0 and 65535");
+
+function positiveInt(max: number) {
+  return z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, `must be between 1 and ${max}`)
+    .max(max, `must be between 1 and ${max}`);
+}
+
+export const settings = {
+  DATABASE_URL: {
+    schema: postgresUrl.optional(),
+    description:
+      "Postgres to use. Unset: an embedded Postgres 17 is started with its data in CATALOGUE_DATA_DIR.",
+  },
+  CATALOGUE_DATA_DIR: {
+    schema: z.string().min(1).default("./.data"),
+    description: "Where the embedded Postgres keeps its data (kept across restarts).",
+  },
+  EMBEDDED_POSTGRES_PORT: {
+    schema: port.default(54329),
+    description: "Preferred port of the embedded Postgres; a free one is picked when it is taken.",
+  },
+  HOST: { schema: z.string().min(1).default("0.0.0.0"), description: "Interface the HTTP API listens on." },
+  PORT: { schema: port.default(3000), description: "Port of the HTTP API." },
+  LOG_LEVEL: {
+    schema: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+    description: "Log level. Logs are JSON, or pretty-printed when stdout is a terminal.",
+  },
+  DIRECTORY_URL: {
+    schema: httpUrl.optional(),
+    description:
+      "Listing URL of an HTML directory to crawl on the schedule (and the default of `npm run crawl`).",
+  },
+  CRAWL_SCHEDULE: {
+    schema: cronExpression.default("0 * * * *"),
+    description: "Cron expression (UTC) of the scheduled crawl. Default: hourly, on the hour.",
+  },
+  CRAWL_MAX_CONCURRENCY: {
+    schema: positiveInt(200).default(4),
+    description: "Most requests a crawl has in flight at once.",
+  },
+  CRAWL_MAX_REQUESTS_PER_MINUTE: {
+    schema: positiveInt(1_000_000).default(240),
+    description: "Request-rate ceiling of a crawl, per source.",
+  },
+  CRAWL_MAX_RETRIES: {
+    schema: z.coerce
+      .number()
+      .int()
+      .min(0, "must be between 0 and 10")
+      .max(10, "must be between 0 and 10")
+      .default(3),
+    description: "Retries of a page after a 5xx, 429 or timeout, with exponential backoff.",
+  },
+  CRAWL_REQUEST_TIMEOUT_SECONDS: {
+    schema: positiveInt(600).default(30),
+    description: "Time limit of one page request.",
+  },
+  CRAWL_MAX_PAGE_BYTES: {
+    schema: positiveInt(1_073_741_824).default(5_242_880),
+    description: "Largest page accepted; larger responses are rejected and recorded.",
+  },
+  CRAWL_MAX_LISTING_PAGES: {
+    schema: positiveInt(1_000_000).default(2000),
+    description: "Most listing pages one crawl follows (a guard against pagination loops).",
+  },
+  CRAWL_RESPECT_ROBOTS_TXT: {
+    schema: booleanFlag.default(true),
+    description: "Honour the directory's robots.txt.",
+  },
+  CRAWL_USER_AGENT: {
+    schema: z.string().min(1).default("x402-catalogue/0.1 (+https://github.com/x402-catalogue; crawler)"),
+    description: "User-Agent sent by the crawler.",
+  },
+  SITE_OVERRIDES: {
+    schema: z.string().optional(),
+    description:
+      'JSON map of host to extra label wording, e.g. {"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}.',
+  },
+} as const;
+
+type Settings = typeof settings;
+export type Config = { [K in keyof Settings]: z.output<Settings[K]["schema"]> };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Empty strings count as unset, as most shells and compose files write them. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(settings)) {
+    const raw = env[name];
+    const result = setting.schema.safeParse(raw === "" ? undefined : raw);
+    if (result.success) values[name] = result.data;
+    else
+      problems.push(
+        `${name}=${JSON.stringify(raw)}: ${result.error.issues.map((i) => i.message).join("; ")}`,
+      );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values as Config;
+}

