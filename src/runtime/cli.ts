@@ -1,7 +1,7 @@
 import { ConfigError } from "../config/config";
 
 /** Runs a command-line entry point: configuration errors print plainly, anything else with its stack. */
-export async function runCli(main: () => Promise<number | undefined | void>): Promise<void> {
+export async function runCli(main: () => Promise<unknown>): Promise<void> {
   try {
     const code = await main();
     process.exitCode = typeof code === "number" ? code : 0;

@@ -1,0 +1,104 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { type StartedProcess, startEntryPoint } from "../../support/processes";
+
+const EMBEDDED_PASSWORD = "catalogue-embedded";
+
+async function startProduct(
+  dataDir: string,
+): Promise<{ proc: StartedProcess; port: number; pgPort: number }> {
+  const proc = startEntryPoint("src/main.ts", [], {
+    CATALOGUE_DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    EMBEDDED_POSTGRES_PORT: "0",
+    LOG_LEVEL: "info",
+    SOURCES: "none",
+  });
+  const pgReady = await proc.waitForLog((l) => l.msg === "embedded postgres ready");
+  const listening = await proc.waitForLog((l) => typeof l.msg === "string" && l.msg.includes("listening"));
+  return { proc, port: listening.port as number, pgPort: pgReady.port as number };
+}
+
+async function stopProduct(proc: StartedProcess): Promise<number | null> {
+  proc.child.kill("SIGTERM");
+  return proc.exited;
+}
+
+describe("npm start (src/main.ts)", () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it("when started with no DATABASE_URL, then it is healthy, stops cleanly and keeps data across restarts", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "catalogue-start-"));
+    dirs.push(dataDir);
+
+    const first = await startProduct(dataDir);
+    const health = await fetch(`http://127.0.0.1:${first.port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "ok", database: "up" });
+
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: first.pgPort,
+      user: "postgres",
+      password: EMBEDDED_PASSWORD,
+      database: "catalogue",
+    });
+    await client.connect();
+    await client.query(
+      "INSERT INTO sources (id, kind, base_url, updated_at) VALUES (gen_random_uuid(), 'html_directory', 'http://kept.test/', now())",
+    );
+    await client.end();
+
+    expect(await stopProduct(first.proc)).toBe(0);
+    expect(first.proc.lines.some((l) => l.msg === "embedded postgres stopped")).toBe(true);
+
+    const second = await startProduct(dataDir);
+    try {
+      const client2 = new pg.Client({
+        host: "127.0.0.1",
+        port: second.pgPort,
+        user: "postgres",
+        password: EMBEDDED_PASSWORD,
+        database: "catalogue",
+      });
+      await client2.connect();
+      const rows = await client2.query("SELECT base_url FROM sources");
+      await client2.end();
+      expect(rows.rows).toEqual([{ base_url: "http://kept.test/" }]);
+    } finally {
+      expect(await stopProduct(second.proc)).toBe(0);
+    }
+  });
+
+  it("when the process was killed outright, then the next start takes over the data directory", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "catalogue-start-"));
+    dirs.push(dataDir);
+    const killed = await startProduct(dataDir);
+    killed.proc.child.kill("SIGKILL"); // no shutdown runs: its Postgres is left behind, holding the directory
+    await killed.proc.exited;
+
+    const next = await startProduct(dataDir);
+    try {
+      expect(next.proc.lines.some((l) => String(l.msg).includes("left running by an earlier process"))).toBe(
+        true,
+      );
+      expect((await fetch(`http://127.0.0.1:${next.port}/healthz`)).status).toBe(200);
+    } finally {
+      expect(await stopProduct(next.proc)).toBe(0);
+    }
+  });
+
+  it("when a setting is invalid, then it exits non-zero naming the variable and what is allowed", async () => {
+    const proc = startEntryPoint("src/main.ts", [], { PORT: "abc", CRAWL_SCHEDULE: "hourly" });
+    expect(await proc.exited).toBe(1);
+    expect(proc.stderr()).toContain('PORT="abc": must be a number');
+    expect(proc.stderr()).toContain('CRAWL_SCHEDULE="hourly": must be a cron expression');
+  });
+});

@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+
+export interface LogLine {
+  msg?: string;
+  [key: string]: unknown;
+}
+
+export interface StartedProcess {
+  child: ChildProcess;
+  lines: LogLine[];
+  stderr: () => string;
+  /** Resolves with the first JSON log line that matches, or rejects when the process exits first. */
+  waitForLog(match: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  exited: Promise<number | null>;
+}
+
+/** Starts one of the product's entry points the way a user would, with JSON logs on stdout. */
+export function startEntryPoint(script: string, args: string[], env: Record<string, string>): StartedProcess {
+  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", script, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: LogLine[] = [];
+  const waiters = new Set<() => void>();
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  createInterface({ input: child.stdout! }).on("line", (text) => {
+    try {
+      lines.push(JSON.parse(text) as LogLine);
+    } catch {
+      lines.push({ msg: text });
+    }
+    for (const wake of waiters) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    exited,
+    waitForLog(match, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = lines.find(match);
+          if (found) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve(found);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr}`));
+        }, timeoutMs);
+        waiters.add(check);
+        void exited.then((code) => {
+          if (!waiters.has(check)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          reject(new Error(`process exited (${code}) before the log line; stderr: ${stderr}`));
+        });
+        check();
+      });
+    },
+  };
+}

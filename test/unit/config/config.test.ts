@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../../src/config/config";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected the configuration to be rejected");
+}
+
+describe("loadConfig", () => {
+  it("when nothing is set, then every setting has its documented default", () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.CATALOGUE_DATA_DIR).toBe("./.data");
+    expect(config.CRAWL_SCHEDULE).toBe("0 * * * *");
+    expect(config.LOG_LEVEL).toBe("info");
+    expect(config.CRAWL_RESPECT_ROBOTS_TXT).toBe(true);
+  });
+
+  it("when values are given as strings, then they are coerced to their types", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      CRAWL_RESPECT_ROBOTS_TXT: "false",
+      CRAWL_MAX_CONCURRENCY: "16",
+      DATABASE_URL: "postgresql://u:p@db:5432/catalogue",
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.CRAWL_RESPECT_ROBOTS_TXT).toBe(false);
+    expect(config.CRAWL_MAX_CONCURRENCY).toBe(16);
+    expect(config.DATABASE_URL).toBe("postgresql://u:p@db:5432/catalogue");
+  });
+
+  it("when a variable is set to an empty string, then it counts as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ["PORT", "abc", /PORT="abc": must be a number/],
+    ["PORT", "70000", /PORT="70000": must be between 0 and 65535/],
+    ["PORT", "3.5", /PORT="3.5": must be a whole number/],
+    ["DATABASE_URL", "mysql://x@y/z", /DATABASE_URL=.*must be a postgres/],
+    ["DIRECTORY_URL", "ftp://dir.example", /DIRECTORY_URL=.*must be an http\(s\) URL/],
+    ["DIRECTORY_URL", "not a url", /DIRECTORY_URL=.*must be an http\(s\) URL/],
+    ["CRAWL_SCHEDULE", "every hour", /CRAWL_SCHEDULE="every hour": must be a cron expression/],
+    ["LOG_LEVEL", "verbose", /LOG_LEVEL="verbose": must be one of fatal, error/],
+    ["CRAWL_RESPECT_ROBOTS_TXT", "maybe", /CRAWL_RESPECT_ROBOTS_TXT="maybe": must be true or false/],
+    ["CRAWL_MAX_CONCURRENCY", "0", /CRAWL_MAX_CONCURRENCY="0": must be between 1 and 200/],
+  ])("when %s=%s, then the message names the variable and what is allowed", (name, value, message) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(message);
+  });
+
+  it("when several values are bad, then all of them are reported at once", () => {
+    const problems = problemsOf({ PORT: "x", LOG_LEVEL: "loud" });
+    expect(problems.map((p) => p.split("=")[0])).toEqual(["PORT", "LOG_LEVEL"]);
+  });
+});
