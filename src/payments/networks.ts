@@ -1,0 +1,101 @@
+/**
+ * Networks x402 facilitators name, mapped between the v1 short names and v2 CAIP-2 ids, plus
+ * the USDC contracts we can price. @x402/core ships no such table (each scheme package keeps
+ * its own), so it lives here.
+ */
+
+interface NetworkInfo {
+  caip2: string;
+  name: string;
+}
+
+const SOLANA_MAINNET = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+const SOLANA_DEVNET = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
+
+const NETWORKS: readonly NetworkInfo[] = [
+  { name: "base", caip2: "eip155:8453" },
+  { name: "base-sepolia", caip2: "eip155:84532" },
+  { name: "ethereum", caip2: "eip155:1" },
+  { name: "optimism", caip2: "eip155:10" },
+  { name: "polygon", caip2: "eip155:137" },
+  { name: "polygon-amoy", caip2: "eip155:80002" },
+  { name: "arbitrum", caip2: "eip155:42161" },
+  { name: "arbitrum-sepolia", caip2: "eip155:421614" },
+  { name: "avalanche", caip2: "eip155:43114" },
+  { name: "avalanche-fuji", caip2: "eip155:43113" },
+  { name: "sei", caip2: "eip155:1329" },
+  { name: "sei-testnet", caip2: "eip155:1328" },
+  { name: "iotex", caip2: "eip155:4689" },
+  { name: "peaq", caip2: "eip155:3338" },
+  { name: "solana", caip2: SOLANA_MAINNET },
+  { name: "solana-devnet", caip2: SOLANA_DEVNET },
+];
+
+const BY_NAME = new Map(NETWORKS.map((n) => [n.name, n]));
+const BY_CAIP2 = new Map(NETWORKS.map((n) => [n.caip2, n]));
+
+/** Known USDC contracts (all 6 decimals), keyed by CAIP-2. */
+const USDC_BY_NETWORK: ReadonlyMap<string, string> = new Map([
+  ["eip155:8453", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"],
+  ["eip155:84532", "0x036CbD53842c5426634e7929541eC2318f3dCF7e"],
+  ["eip155:137", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"],
+  ["eip155:42161", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"],
+  [SOLANA_MAINNET, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"],
+]);
+
+export const USDC_DECIMALS = 6;
+
+export interface ResolvedNetwork {
+  network: string | null;
+  network_name: string | null;
+  warning: string | null;
+}
+
+/**
+ * Maps a network as written (v1 name or CAIP-2) to both forms. Spellings seen in the wild
+ * such as "Base" or "base-mainnet" are resolved but flagged, since a strict client would
+ * reject them.
+ */
+export function resolveNetwork(raw: string): ResolvedNetwork {
+  const trimmed = raw.trim();
+  if (trimmed.includes(":")) {
+    // CAIP-2 references are case-sensitive (Solana's genesis hash), so only an exact match counts.
+    const known = BY_CAIP2.get(trimmed);
+    return { network: trimmed, network_name: known?.name ?? null, warning: null };
+  }
+  const exact = BY_NAME.get(trimmed);
+  if (exact) return { network: exact.caip2, network_name: exact.name, warning: null };
+
+  const lowered = trimmed.toLowerCase();
+  const alias = BY_NAME.get(lowered) ?? BY_NAME.get(lowered.replace(/[-_ ]?mainnet(-beta)?$/, ""));
+  if (alias) {
+    return {
+      network: alias.caip2,
+      network_name: alias.name,
+      warning: `network is not a standard x402 name: ${raw} (read as ${alias.name})`,
+    };
+  }
+  return { network: null, network_name: lowered, warning: `unknown network: ${raw}` };
+}
+
+const isEvm = (network: string | null): boolean => network?.startsWith("eip155:") ?? false;
+
+function sameAddress(a: string, b: string, evm: boolean): boolean {
+  // EVM addresses are hex with an optional checksum case; Solana base58 is case-sensitive.
+  return evm ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/** True when `asset` is the USDC contract of `network`. */
+export function isKnownUsdc(network: string | null, asset: string): boolean {
+  if (network === null) return false;
+  const usdc = USDC_BY_NETWORK.get(network);
+  return usdc !== undefined && sameAddress(usdc, asset, isEvm(network));
+}
+
+/** The network whose USDC contract `asset` is, if any; used to flag a contract on the wrong chain. */
+export function usdcNetworkOf(asset: string): string | null {
+  for (const [network, usdc] of USDC_BY_NETWORK) {
+    if (sameAddress(usdc, asset, isEvm(network))) return network;
+  }
+  return null;
+}

@@ -1,0 +1,147 @@
+import { normaliseAccepts } from "../../payments/normalise";
+import { dig, firstCount, firstText, isRecord, type Json, mergeTags } from "./fields";
+import { type FeedItem, FeedItemSchema, FeedPageSchema, PaginationSchema } from "./schema";
+import { parseTimestamp } from "./timestamps";
+import type { BazaarPage, BazaarPagination, BazaarResource } from "./types";
+
+export { nextOffsets } from "./pagination";
+
+/** The page itself is not a discovery feed answer; unlike a bad item this cannot be skipped. */
+export class BazaarFeedError extends Error {
+  override name = "BazaarFeedError";
+}
+
+const HTTP_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Absolute http(s) URL without fragment, or the reason it is not one. */
+function readResourceUrl(item: FeedItem, warnings: string[]): URL | string {
+  let raw = typeof item.resource === "string" ? item.resource : item.resource?.url;
+  if (raw === undefined && item.url !== undefined) {
+    warnings.push("item uses url instead of resource");
+    raw = item.url;
+  }
+  if (raw === undefined) return "resource is missing";
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return `resource is not an absolute URL: ${raw}`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `resource is not http(s): ${raw}`;
+  url.hash = "";
+  return url;
+}
+
+/**
+ * v1 entries declare the method in accepts[].outputSchema.input; v2 moved discovery info to the
+ * bazaar extension; some feeds put it in metadata. The first valid one wins.
+ */
+function readMethod(item: FeedItem, metadata: Json, warnings: string[]): string {
+  const accepts = Array.isArray(item.accepts) ? item.accepts : [];
+  const candidates = [
+    ...accepts.map((entry) => dig(entry, "outputSchema", "input", "method")),
+    dig(item, "extensions", "bazaar", "info", "input", "method"),
+    metadata.method,
+    dig(metadata, "input", "method"),
+  ];
+  for (const candidate of candidates) {
+    if (typeof candidate !== "string") continue;
+    const method = candidate.trim().toUpperCase();
+    if (HTTP_METHODS.has(method)) return method;
+    warnings.push(`unknown HTTP method ignored: ${candidate}`);
+  }
+  return "GET";
+}
+
+function readDate(field: string, raw: unknown, warnings: string[]): Date | null {
+  const { date, warning } = parseTimestamp(field, raw);
+  if (warning !== null) warnings.push(warning);
+  return date;
+}
+
+/** Reads one feed item; returns the reason instead when the item must be skipped. */
+export function parseBazaarItem(raw: unknown, pageVersion: number | null): BazaarResource | string {
+  const parsed = FeedItemSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `not a feed item: ${issue ? `${issue.path.join(".") || "(item)"}: ${issue.message}` : "invalid"}`;
+  }
+  const item = parsed.data;
+  const warnings: string[] = [];
+  const url = readResourceUrl(item, warnings);
+  if (typeof url === "string") return url;
+
+  if (item.type !== undefined && item.type !== "http") {
+    warnings.push(`type is not http: ${String(item.type)}`);
+  }
+  if (item.metadata !== undefined && item.metadata !== null && !isRecord(item.metadata)) {
+    warnings.push("metadata is not an object");
+  }
+  const metadata: Json = isRecord(item.metadata) ? item.metadata : {};
+  const info: Json = isRecord(item.resource) ? item.resource : {};
+  // Fields may sit on the item, in metadata, or (v2) in the resource object; the item wins.
+  const from = (key: string): [string, unknown][] => [
+    [key, item[key]],
+    [`metadata.${key}`, metadata[key]],
+    [`resource.${key}`, info[key]],
+  ];
+  const quality = (key: string): [string, unknown][] => [
+    [`quality.${key}`, dig(item, "quality", key)],
+    [`metadata.quality.${key}`, dig(metadata, "quality", key)],
+    [`metadata.${key}`, metadata[key]],
+  ];
+
+  const version = typeof item.x402Version === "number" ? item.x402Version : pageVersion;
+  const accepts = normaliseAccepts(item.accepts, version);
+  warnings.push(...accepts.warnings);
+  const firstAccept = Array.isArray(item.accepts) ? item.accepts[0] : undefined;
+
+  return {
+    resourceUrl: url.href,
+    origin: url.origin,
+    host: url.hostname.toLowerCase(),
+    method: readMethod(item, metadata, warnings),
+    // v1 accepts entries carry the description too; used when nothing else has one.
+    description: firstText(
+      [...from("description"), ["accepts[0].description", dig(firstAccept, "description")]],
+      warnings,
+    ),
+    serviceName: firstText(from("serviceName"), warnings),
+    tags: mergeTags([item.tags, metadata.tags, info.tags], warnings),
+    lastUpdated: readDate("lastUpdated", item.lastUpdated, warnings),
+    totalCalls30d: firstCount(quality("l30DaysTotalCalls"), warnings),
+    uniquePayers30d: firstCount(quality("l30DaysUniquePayers"), warnings),
+    lastCalledAt: readDate("lastCalledAt", firstPresent(quality("lastCalledAt")), warnings),
+    paymentOptions: accepts.options,
+    warnings,
+  };
+}
+
+function firstPresent(candidates: [string, unknown][]): unknown {
+  return candidates.find(([, value]) => value !== undefined && value !== null)?.[1];
+}
+
+function readPagination(raw: unknown): BazaarPagination | null {
+  const parsed = PaginationSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  const { limit, offset, total } = parsed.data;
+  return { limit, offset, total };
+}
+
+/**
+ * Parses one page of a Bazaar discovery feed (`{ x402Version, items, pagination }`). A malformed
+ * item is reported in `problems` and skipped; only a page that is not a feed answer throws.
+ */
+export function parseBazaarPage(json: unknown): BazaarPage {
+  const page = FeedPageSchema.safeParse(json);
+  if (!page.success)
+    throw new BazaarFeedError("not a discovery feed page: expected an object with an items array");
+  const pageVersion = typeof page.data.x402Version === "number" ? page.data.x402Version : null;
+  const result: BazaarPage = { items: [], pagination: readPagination(page.data.pagination), problems: [] };
+  page.data.items.forEach((raw, index) => {
+    const item = parseBazaarItem(raw, pageVersion);
+    if (typeof item === "string") result.problems.push({ index, reason: item });
+    else result.items.push(item);
+  });
+  return result;
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/**
+ * Zod schemas for the discovery feed. They are deliberately loose (unknown keys kept, most
+ * fields `unknown`): the feed aggregates what thousands of sellers declared, and one odd field
+ * must cost a warning, not the item. Field-level reading happens in fields.ts.
+ */
+
+/** Non-negative integer, also when a feed sends it as a numeric string. */
+export const CountSchema = z.union([
+  z.number().int().nonnegative(),
+  z
+    .string()
+    .regex(/^\d+$/)
+    .transform((s) => Number(s)),
+]);
+
+export const PaginationSchema = z.looseObject({
+  limit: CountSchema,
+  offset: CountSchema,
+  total: CountSchema,
+});
+
+export const FeedPageSchema = z.looseObject({
+  x402Version: z.unknown().optional(),
+  items: z.array(z.unknown()),
+  pagination: z.unknown().optional(),
+});
+
+/** v2 describes a resource as an object (ResourceInfo); v1 feeds give the URL string. */
+export const ResourceInfoSchema = z.looseObject({ url: z.string() });
+
+export const FeedItemSchema = z.looseObject({
+  resource: z.union([z.string(), ResourceInfoSchema]).optional(),
+  // Some facilitators' feeds name the field `url` instead of `resource`.
+  url: z.string().optional(),
+  type: z.unknown().optional(),
+  x402Version: z.unknown().optional(),
+  accepts: z.unknown().optional(),
+  lastUpdated: z.unknown().optional(),
+  metadata: z.unknown().optional(),
+});
+export type FeedItem = z.infer<typeof FeedItemSchema>;
+
+export const TextSchema = z.string().trim().min(1);
+export const TagsSchema = z.array(z.unknown());

@@ -1,0 +1,43 @@
+import type { PaymentOption } from "../../payments/types";
+
+/** One paid resource as listed by an x402 Bazaar discovery feed, normalised. */
+export interface BazaarResource {
+  /** Absolute http(s) URL, fragment dropped. */
+  resourceUrl: string;
+  /** Scheme, host and (non-default) port, e.g. "https://api.example.com:8443". */
+  origin: string;
+  /** Lower-case host name without the port (the port is in `origin`). */
+  host: string;
+  /** Upper-case HTTP method; GET when the feed does not say. */
+  method: string;
+  description: string | null;
+  serviceName: string | null;
+  /** Lower-cased, trimmed, deduplicated. */
+  tags: string[];
+  lastUpdated: Date | null;
+  totalCalls30d: number | null;
+  uniquePayers30d: number | null;
+  lastCalledAt: Date | null;
+  paymentOptions: PaymentOption[];
+  /** Item-level oddities; option-level ones sit on each payment option. */
+  warnings: string[];
+}
+
+export interface BazaarPagination {
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+/** An item that was skipped; `index` is its position in the page's `items`. */
+export interface BazaarProblem {
+  index: number;
+  reason: string;
+}
+
+export interface BazaarPage {
+  items: BazaarResource[];
+  /** Null when the page has no usable pagination block, so the crawler cannot page on. */
+  pagination: BazaarPagination | null;
+  problems: BazaarProblem[];
+}
