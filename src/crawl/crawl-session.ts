@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import type { CrawlCounts, CrawlErrorRecord } from "../catalogue/crawl-runs";
+import type { CachedPage, PageCacheWrite } from "../catalogue/page-cache";
+import type { KnownService } from "../catalogue/service-writes";
+import type { ListingEntry, ListingPage } from "../extract/types";
+import type { FieldProblem } from "../normalise/types";
+
+/**
+ * Bump when extraction or normalisation changes what a page yields: cached fingerprints of pages
+ * read by an older version are then ignored and every page is parsed again once.
+ */
+const PAGE_FINGERPRINT_VERSION = "1";
+
+export function pageFingerprint(body: string | Buffer): string {
+  return createHash("sha256").update(PAGE_FINGERPRINT_VERSION).update(body).digest("base64url");
+}
+
+export interface ResponseValidators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/**
+ * Everything one crawl run learns, in one place: the request handlers write here and the run
+ * finaliser reads it. One instance per run (never module state), so runs cannot leak into
+ * each other.
+ */
+export class CrawlSession {
+  /** Detail URL (canonical) → what the listing said. The set of services the listing shows. */
+  readonly listed = new Map<string, ListingEntry>();
+  readonly listingUrls = new Set<string>();
+  /** Known services whose detail page was read and found unchanged. */
+  readonly unchangedServiceIds: string[] = [];
+  readonly counts: CrawlCounts = {
+    listingComplete: false,
+    pagesFetched: 0,
+    pagesFailed: 0,
+    pagesUnchanged: 0,
+    servicesSeen: 0,
+    servicesNew: 0,
+    servicesUpdated: 0,
+    servicesUnchanged: 0,
+    servicesDelisted: 0,
+    valueProblems: 0,
+  };
+  listingPagesRead = 0;
+  listingPagesFailed = 0;
+  /** The largest "Page N of M" total any listing page stated. */
+  statedListingPages: number | null = null;
+  private errors: CrawlErrorRecord[] = [];
+  private pageWrites: PageCacheWrite[] = [];
+
+  constructor(
+    readonly sourceId: string,
+    readonly runId: string,
+    readonly startUrl: string,
+    readonly known: Map<string, KnownService>,
+    readonly pageCache: Map<string, CachedPage>,
+  ) {}
+
+  /** Headers for a conditional GET when we hold validators from an earlier fetch of the page. */
+  conditionalHeaders(url: string): Record<string, string> {
+    const cached = this.pageCache.get(url);
+    const headers: Record<string, string> = {};
+    if (cached?.etag) headers["If-None-Match"] = cached.etag;
+    if (cached?.lastModified) headers["If-Modified-Since"] = cached.lastModified;
+    return headers;
+  }
+
+  cachedListing(url: string): ListingPage | null {
+    const extracted = this.pageCache.get(url)?.extracted;
+    return extracted && typeof extracted === "object" && !Array.isArray(extracted)
+      ? (extracted as unknown as ListingPage)
+      : null;
+  }
+
+  rememberPage(
+    url: string,
+    validators: ResponseValidators,
+    contentHash: string,
+    extracted: ListingPage | null,
+  ) {
+    this.pageWrites.push({
+      url,
+      ...validators,
+      contentHash,
+      extracted: extracted as unknown as PageCacheWrite["extracted"],
+      fetchedAt: new Date(),
+    });
+  }
+
+  recordError(error: CrawlErrorRecord): void {
+    this.errors.push(error);
+  }
+
+  recordValueProblems(problems: FieldProblem[]): void {
+    this.counts.valueProblems += problems.length;
+    for (const p of problems) {
+      this.errors.push({ kind: "value", url: p.page, field: p.field, rawText: p.text, message: p.reason });
+    }
+  }
+
+  takeErrors(): CrawlErrorRecord[] {
+    const taken = this.errors;
+    this.errors = [];
+    return taken;
+  }
+
+  takePageWrites(): PageCacheWrite[] {
+    const taken = this.pageWrites;
+    this.pageWrites = [];
+    return taken;
+  }
+
+  /** A listing is complete when every page was read and none the site announced is missing. */
+  listingComplete(): boolean {
+    return (
+      this.listingPagesFailed === 0 &&
+      this.listingPagesRead > 0 &&
+      this.listed.size > 0 &&
+      (this.statedListingPages === null || this.listingPagesRead >= this.statedListingPages)
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import {
+  CheerioCrawler,
+  type CheerioCrawlingContext,
+  Configuration,
+  createCheerioRouter,
+} from "@crawlee/cheerio";
+import { MemoryStorage } from "@crawlee/memory-storage";
+import type { Database } from "../db/prisma-client";
+import type { Logger } from "../logging/logger";
+import type { CrawlSession } from "./crawl-session";
+import { crawleeLog } from "./crawlee-log";
+import { guardResponse, identifyCrawler, retryDelayMs, statusFromError } from "./http-hooks";
+import { detailRoute, saveFromListing } from "./routes/detail-route";
+import { DETAIL, type DetailUserData, LISTING } from "./routes/labels";
+import { listingRoute } from "./routes/listing-route";
+import type { CrawlSettings } from "./settings";
+
+/**
+ * A CheerioCrawler for one run over one directory: a router with a handler per page label,
+ * in-memory request storage of its own (runs never share a queue), politeness limits, retries
+ * with backoff, and failure accounting into the session.
+ */
+export function buildDirectoryCrawler(
+  db: Database,
+  session: CrawlSession,
+  settings: CrawlSettings,
+  logger: Logger,
+) {
+  const router = createCheerioRouter();
+  router.addHandler(LISTING, listingRoute(session, settings));
+  router.addHandler<DetailUserData>(DETAIL, detailRoute(db, session, settings));
+
+  const storage = new MemoryStorage({ persistStorage: false, writeMetadata: false });
+  const configuration = new Configuration({
+    storageClient: storage,
+    persistStorage: false,
+    purgeOnStart: true,
+  });
+
+  return new CheerioCrawler(
+    {
+      requestHandler: router,
+      log: crawleeLog(logger),
+      minConcurrency: settings.maxConcurrency,
+      maxConcurrency: settings.maxConcurrency,
+      maxRequestsPerMinute: settings.maxRequestsPerMinute,
+      maxRequestRetries: settings.maxRetries,
+      navigationTimeoutSecs: settings.requestTimeoutSeconds,
+      requestHandlerTimeoutSecs: settings.requestTimeoutSeconds + 60,
+      useSessionPool: false,
+      persistCookiesPerSession: false,
+      respectRobotsTxtFile: settings.respectRobotsTxt ? { userAgent: settings.userAgent } : false,
+      // Any type reaches our own guard, which rejects non-HTML with a clear message; a 304 has none.
+      additionalMimeTypes: ["*/*"],
+      additionalHttpErrorStatusCodes: [408, 425, 429],
+      preNavigationHooks: [identifyCrawler(settings)],
+      postNavigationHooks: [guardResponse(settings)],
+      statusMessageLoggingInterval: 3600,
+      errorHandler: async ({ request, response }: CheerioCrawlingContext, error: Error) => {
+        const retryAfter = response?.headers?.["retry-after"];
+        const delay = retryDelayMs(
+          settings,
+          request.retryCount,
+          typeof retryAfter === "string" ? retryAfter : undefined,
+        );
+        logger.debug(
+          { url: request.url, retry: request.retryCount, delayMs: Math.round(delay), err: error.message },
+          "retrying page",
+        );
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      },
+      failedRequestHandler: async ({ request }: CheerioCrawlingContext, error: Error) => {
+        session.counts.pagesFailed += 1;
+        session.recordError({
+          kind: "fetch",
+          url: request.url,
+          statusCode: statusFromError(error),
+          message: error.message,
+        });
+        if (request.label === LISTING) session.listingPagesFailed += 1;
+        else if (request.label === DETAIL)
+          await saveFromListing(db, session, (request.userData as DetailUserData).detailUrl);
+      },
+      onSkippedRequest: async ({ url, reason }) => {
+        session.recordError({ kind: "robots", url, message: `skipped: ${reason}` });
+        if (session.listingUrls.has(url) || url === session.startUrl) session.listingPagesFailed += 1;
+      },
+    },
+    configuration,
+  );
+}

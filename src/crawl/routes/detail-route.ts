@@ -1,0 +1,89 @@
+import type { CheerioCrawlingContext } from "@crawlee/cheerio";
+import { serviceFingerprint } from "../../catalogue/service-fingerprint";
+import { type KnownService, saveListingOnlyService, saveService } from "../../catalogue/service-writes";
+import type { Database } from "../../db/prisma-client";
+import { extractDetail } from "../../extract/detail";
+import { normaliseServiceDetail } from "../../normalise/service";
+import { parseDomain } from "../../normalise/values";
+import { type CrawlSession, pageFingerprint } from "../crawl-session";
+import type { CrawlSettings } from "../settings";
+import type { DetailUserData } from "./labels";
+import { statusOf, validatorsOf } from "./response";
+
+/**
+ * A detail page: extract → normalise → store, unless nothing changed. Unchanged is decided as
+ * cheaply as possible: a 304, then the same bytes as last time, then the same normalised content.
+ */
+export function detailRoute(db: Database, session: CrawlSession, settings: CrawlSettings) {
+  return async (context: CheerioCrawlingContext<DetailUserData>) => {
+    const { request, response, body, $ } = context;
+    const { detailUrl, entry } = request.userData;
+    const known = session.known.get(detailUrl);
+    const status = statusOf(response);
+
+    if (status >= 400) {
+      // A vanished detail page: recorded and skipped. The listing still shows the service, so it
+      // stays listed with its last good data (or, if new, with what the listing says).
+      session.counts.pagesFailed += 1;
+      session.recordError({ kind: "fetch", url: request.url, statusCode: status, message: `HTTP ${status}` });
+      await saveFromListing(db, session, detailUrl);
+      return;
+    }
+    if (status === 304 && known) return markUnchanged(session, known);
+
+    const fingerprint = pageFingerprint(body);
+    if (known && session.pageCache.get(detailUrl)?.contentHash === fingerprint)
+      return markUnchanged(session, known);
+
+    session.counts.pagesFetched += 1;
+    const pageUrl = request.loadedUrl ?? request.url;
+    const raw = extractDetail($, pageUrl, { aliases: settings.labelAliases(new URL(pageUrl).host) });
+    const { service, problems } = normaliseServiceDetail(raw, pageUrl, entry, { now: new Date() });
+    session.recordValueProblems(problems);
+    const name = service.name ?? entry.name ?? service.domain ?? detailUrl;
+    const contentHash = serviceFingerprint({ ...service, name });
+
+    if (known && known.contentHash === contentHash) {
+      markUnchanged(session, known);
+    } else {
+      const saved = await saveService(db, {
+        sourceId: session.sourceId,
+        detailUrl,
+        service: { ...service, name },
+        contentHash,
+        observedAt: new Date(),
+        known,
+      });
+      if (saved.created) session.counts.servicesNew += 1;
+      else session.counts.servicesUpdated += 1;
+      session.known.set(detailUrl, { id: saved.id, contentHash, status: "listed" });
+    }
+    session.rememberPage(detailUrl, validatorsOf(response), fingerprint, null);
+  };
+}
+
+function markUnchanged(session: CrawlSession, known: KnownService): void {
+  session.counts.pagesUnchanged += 1;
+  session.unchangedServiceIds.push(known.id);
+  // A delisted service seen again is relisted at the end of the run: that is a change.
+  if (known.status === "delisted") session.counts.servicesUpdated += 1;
+  else session.counts.servicesUnchanged += 1;
+}
+
+/** The detail page could not be read: a new service is created from its listing entry. */
+export async function saveFromListing(db: Database, session: CrawlSession, detailUrl: string): Promise<void> {
+  if (session.known.has(detailUrl)) return;
+  const entry = session.listed.get(detailUrl);
+  if (!entry) return;
+  const domain = parseDomain(entry.domain);
+  const saved = await saveListingOnlyService(db, {
+    sourceId: session.sourceId,
+    detailUrl,
+    name: entry.name ?? entry.domain ?? detailUrl,
+    domain: domain.kind === "value" ? domain.value : null,
+    description: entry.description,
+    observedAt: new Date(),
+  });
+  if (saved.created) session.counts.servicesNew += 1;
+  session.known.set(detailUrl, { id: saved.id, contentHash: null, status: "listed" });
+}

@@ -1,0 +1,78 @@
+import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
+import { extractListing } from "../../extract/listing";
+import type { ListingPage } from "../../extract/types";
+import { type CrawlSession, pageFingerprint } from "../crawl-session";
+import type { CrawlSettings } from "../settings";
+import { canonicalPageUrl, sameHost } from "../url-identity";
+import { DETAIL, type DetailUserData, LISTING } from "./labels";
+import { statusOf, validatorsOf } from "./response";
+
+/**
+ * A listing page: every service on it is queued for its detail page, and every other listing
+ * page it reveals is queued under this same label. An unchanged page (304, or the same bytes)
+ * is not parsed again: what it yielded last time is in the page cache.
+ */
+export function listingRoute(session: CrawlSession, settings: CrawlSettings) {
+  return async (context: CheerioCrawlingContext) => {
+    const { request, response, log } = context;
+    const status = statusOf(response);
+    if (status >= 400) throw new NonRetryableError(`${status} - listing page ${request.url}`);
+    const cachedCopy = status === 304 ? session.cachedListing(request.url) : null;
+    if (status === 304 && !cachedCopy) {
+      request.headers = {}; // the cache lost the page: ask again, unconditionally
+      throw new Error(`304 for ${request.url} without a cached copy; retrying without validators`);
+    }
+    if (cachedCopy) session.counts.pagesUnchanged += 1;
+    const page = cachedCopy ?? readListing(context, session, settings);
+
+    session.listingPagesRead += 1;
+    if (page.pageInfo) {
+      session.statedListingPages = Math.max(session.statedListingPages ?? 0, page.pageInfo.total);
+    }
+
+    const details = [];
+    for (const entry of page.entries) {
+      if (!sameHost(entry.detailUrl, session.startUrl)) continue;
+      const detailUrl = canonicalPageUrl(entry.detailUrl);
+      if (session.listed.has(detailUrl)) continue; // a service shown on two pages is one service
+      session.listed.set(detailUrl, entry);
+      const userData: DetailUserData = { detailUrl, entry };
+      const headers = session.known.has(detailUrl) ? session.conditionalHeaders(detailUrl) : {};
+      details.push({ url: detailUrl, label: DETAIL, userData, headers });
+    }
+
+    const listings = [];
+    for (const href of page.listingUrls) {
+      if (!sameHost(href, session.startUrl)) continue;
+      const url = canonicalPageUrl(href);
+      if (session.listingUrls.has(url)) continue;
+      if (session.listingUrls.size >= settings.maxListingPages) {
+        log.warning(`listing page limit (${settings.maxListingPages}) reached; not following ${url}`);
+        break;
+      }
+      session.listingUrls.add(url);
+      listings.push({ url, label: LISTING, headers: session.conditionalHeaders(url) });
+    }
+    await context.addRequests([...listings, ...details]);
+  };
+}
+
+function readListing(
+  context: CheerioCrawlingContext,
+  session: CrawlSession,
+  settings: CrawlSettings,
+): ListingPage {
+  const { request, response, body, $ } = context;
+  const url = request.loadedUrl ?? request.url;
+  const fingerprint = pageFingerprint(body);
+  const cached = session.pageCache.get(request.url);
+  const previous = cached?.contentHash === fingerprint ? session.cachedListing(request.url) : null;
+  if (previous) {
+    session.counts.pagesUnchanged += 1;
+    return previous;
+  }
+  session.counts.pagesFetched += 1;
+  const page = extractListing($, url, { aliases: settings.labelAliases(new URL(url).host) });
+  session.rememberPage(request.url, validatorsOf(response), fingerprint, page);
+  return page;
+}

@@ -1,0 +1,49 @@
+import type { Config } from "../config/config";
+import type { LabelAliases } from "../extract/labels";
+
+/** How one crawl behaves; built from the config, or given directly by tests and benchmarks. */
+export interface CrawlSettings {
+  maxConcurrency: number;
+  maxRequestsPerMinute: number;
+  maxRetries: number;
+  /** First retry waits about this long; each next retry twice as long (with jitter), capped at 30 s. */
+  retryBaseDelayMs: number;
+  requestTimeoutSeconds: number;
+  maxPageBytes: number;
+  maxListingPages: number;
+  respectRobotsTxt: boolean;
+  userAgent: string;
+  progressIntervalMs: number;
+  /** Extra label wording per host (SITE_OVERRIDES). */
+  labelAliases: (host: string) => LabelAliases | undefined;
+}
+
+interface SiteOverride {
+  labels?: LabelAliases;
+}
+
+function parseSiteOverrides(json: string | undefined): Record<string, SiteOverride> {
+  if (!json) return {};
+  const parsed: unknown = JSON.parse(json);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new Error("SITE_OVERRIDES must be a JSON object keyed by host");
+  }
+  return parsed as Record<string, SiteOverride>;
+}
+
+export function crawlSettingsFromConfig(config: Config): CrawlSettings {
+  const overrides = parseSiteOverrides(config.SITE_OVERRIDES);
+  return {
+    maxConcurrency: config.CRAWL_MAX_CONCURRENCY,
+    maxRequestsPerMinute: config.CRAWL_MAX_REQUESTS_PER_MINUTE,
+    maxRetries: config.CRAWL_MAX_RETRIES,
+    retryBaseDelayMs: 1_000,
+    requestTimeoutSeconds: config.CRAWL_REQUEST_TIMEOUT_SECONDS,
+    maxPageBytes: config.CRAWL_MAX_PAGE_BYTES,
+    maxListingPages: config.CRAWL_MAX_LISTING_PAGES,
+    respectRobotsTxt: config.CRAWL_RESPECT_ROBOTS_TXT,
+    userAgent: config.CRAWL_USER_AGENT,
+    progressIntervalMs: 10_000,
+    labelAliases: (host) => overrides[host]?.labels,
+  };
+}
