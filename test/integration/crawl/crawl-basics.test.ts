@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crawlOnce } from "../../support/crawl";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { FixtureSite } from "../../support/fixture-site";
+
+function listing(entries: string[], pager: string): string {
+  return `<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+  <main><h1>Services</h1><ul>${entries
+    .map(
+      (slug) =>
+        `<li><a href="/services/${slug}"><h3>${slug} API</h3></a><p>${slug}.example</p><p>Does ${slug} things.</p></li>`,
+    )
+    .join("")}</ul>${pager}</main>
+  <footer><a href="https://twitter.com/dir">Twitter</a></footer></body></html>`;
+}
+
+function detail(slug: string, volume: string): string {
+  return `<html><body><main><h1>${slug} API</h1><p>Does ${slug} things.</p>
+  <dl><dt>Category</dt><dd>Data</dd><dt>Uptime (30 days)</dt><dd>99.5%</dd><dt>Average response time</dt><dd>412 ms</dd>
+  <dt>Transaction volume</dt><dd>${volume}</dd><dt>Transaction count</dt><dd>1,234</dd><dt>Payer address count</dt><dd>—</dd>
+  <dt>Information updated</dt><dd>2026-11-20</dd></dl>
+  <h2>Endpoints</h2><table><tr><th>Method</th><th>URL</th><th>Description</th></tr>
+  <tr><td>get</td><td>https://${slug}.example/v1/quote</td><td>A quote</td></tr></table>
+  <p>Tags: <a href="/tags/data">#Data</a> <a href="/tags/${slug}">#${slug}</a></p></main></body></html>`;
+}
+
+const PAGER = `<nav class="pager"><a href="/services?page=1">1</a> <a href="/services?page=2">2</a></nav>`;
+
+describe("crawling a small directory", () => {
+  let database: TestDatabase;
+  const site = new FixtureSite();
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await site.start();
+    site.set("/services", listing(["alpha", "beta"], PAGER));
+    site.set("/services?page=2", listing(["gamma", "alpha"], PAGER));
+    site.set("/services?page=1", listing(["alpha", "beta"], PAGER));
+    for (const slug of ["alpha", "beta", "gamma"]) site.set(`/services/${slug}`, detail(slug, "$12.3K"));
+  });
+  afterAll(async () => {
+    await site.stop();
+    await database.drop();
+  });
+
+  it("when crawled the first time, then every service is stored with its fields", async () => {
+    const outcome = await crawlOnce(database.db, database.url, site.url("/services"));
+    expect(outcome).toMatchObject({
+      status: "completed",
+      counts: { servicesNew: 3, servicesSeen: 3, listingComplete: true },
+    });
+    const services = await database.db.service.findMany({
+      include: { endpoints: true, tags: true },
+      orderBy: { name: "asc" },
+    });
+    expect(services.map((s) => s.name)).toEqual(["alpha API", "beta API", "gamma API"]);
+    const alpha = services[0]!;
+    expect(alpha).toMatchObject({
+      domain: "alpha.example",
+      category: "Data",
+      uptime30d: 99.5,
+      avgResponseMs30d: 412,
+      txCount30d: 1234,
+      payerCount30d: null,
+      status: "listed",
+    });
+    expect(alpha.volumeUsdc30d?.toFixed()).toBe("12300");
+    expect(alpha.endpoints.map((e) => [e.method, e.url])).toEqual([
+      ["GET", "https://alpha.example/v1/quote"],
+    ]);
+    expect(alpha.tags.map((t) => t.tag).sort()).toEqual(["alpha", "data"]);
+  });
+
+  it("when crawled again unchanged, then nothing is rewritten and pages are revalidated", async () => {
+    site.resetLog();
+    const outcome = await crawlOnce(database.db, database.url, site.url("/services"));
+    expect(outcome).toMatchObject({
+      status: "completed",
+      counts: { servicesNew: 0, servicesUpdated: 0, servicesUnchanged: 3 },
+    });
+    expect(site.requests.filter((r) => r.status === 304).length).toBe(6);
+    expect(await database.db.statsSnapshot.count()).toBe(3);
+  });
+
+  it("when a value changes, then history grows by one row for that service", async () => {
+    site.set("/services/beta", detail("beta", "$15K"));
+    const outcome = await crawlOnce(database.db, database.url, site.url("/services"));
+    expect(outcome).toMatchObject({ counts: { servicesUpdated: 1, servicesUnchanged: 2 } });
+    const beta = await database.db.service.findFirstOrThrow({
+      where: { name: "beta API" },
+      include: { snapshots: { orderBy: { observedFrom: "asc" } } },
+    });
+    expect(beta.snapshots.map((s) => s.volumeUsdc30d?.toFixed())).toEqual(["12300", "15000"]);
+  });
+
+  it("when a service leaves the listing, then it is delisted, and relisted when it returns", async () => {
+    site.set("/services?page=2", listing(["alpha"], PAGER));
+    const gone = await crawlOnce(database.db, database.url, site.url("/services"));
+    expect(gone).toMatchObject({ counts: { servicesDelisted: 1 } });
+    expect((await database.db.service.findFirstOrThrow({ where: { name: "gamma API" } })).status).toBe(
+      "delisted",
+    );
+
+    site.set("/services?page=2", listing(["gamma", "alpha"], PAGER));
+    await crawlOnce(database.db, database.url, site.url("/services"));
+    expect((await database.db.service.findFirstOrThrow({ where: { name: "gamma API" } })).status).toBe(
+      "listed",
+    );
+  });
+});
