@@ -9,7 +9,13 @@ import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
 import type { CrawlSession } from "./crawl-session";
 import { crawleeLog } from "./crawlee-log";
-import { guardResponse, identifyCrawler, retryDelayMs, statusFromError } from "./http-hooks";
+import {
+  guardResponse,
+  identifyCrawler,
+  rejectOversizedBody,
+  retryDelayMs,
+  statusFromError,
+} from "./http-hooks";
 import { detailRoute, saveFromListing } from "./routes/detail-route";
 import { DETAIL, type DetailUserData, LISTING } from "./routes/labels";
 import { listingRoute } from "./routes/listing-route";
@@ -39,7 +45,7 @@ export function buildDirectoryCrawler(
 
   return new CheerioCrawler(
     {
-      requestHandler: router,
+      requestHandler: rejectOversizedBody(settings, router),
       log: crawleeLog(logger),
       minConcurrency: settings.maxConcurrency,
       maxConcurrency: settings.maxConcurrency,

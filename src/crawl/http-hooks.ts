@@ -55,6 +55,19 @@ export function statusFromError(error: Error): number | null {
   return match ? Number(match[1]) : null;
 }
 
-export function isHtmlBodyTooLarge(body: string | Buffer, settings: CrawlSettings): boolean {
-  return Buffer.byteLength(body) > settings.maxPageBytes;
+/**
+ * The size check for responses that did not announce a Content-Length (chunked): Crawlee has
+ * read the body by now, but an oversized page is still refused before anything parses it.
+ */
+export function rejectOversizedBody(
+  settings: CrawlSettings,
+  handler: (context: CheerioCrawlingContext) => Promise<void>,
+) {
+  return async (context: CheerioCrawlingContext) => {
+    const bytes = context.body ? Buffer.byteLength(context.body) : 0;
+    if (bytes > settings.maxPageBytes) {
+      throw new NonRetryableError(`page too large: ${bytes} bytes, limit ${settings.maxPageBytes}`);
+    }
+    await handler(context);
+  };
 }

@@ -62,13 +62,17 @@ export class FixtureSite {
   private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const path = req.url ?? "/";
     const page = this.pages.get(path);
-    const log = (status: number) =>
-      this.requests.push({
-        path,
-        status,
-        conditional: Boolean(req.headers["if-none-match"] || req.headers["if-modified-since"]),
-        userAgent: String(req.headers["user-agent"] ?? ""),
-      });
+    // Logged on arrival (status 0 until answered), so a request the client gave up on still counts.
+    const entry = {
+      path,
+      status: 0,
+      conditional: Boolean(req.headers["if-none-match"] || req.headers["if-modified-since"]),
+      userAgent: String(req.headers["user-agent"] ?? ""),
+    };
+    this.requests.push(entry);
+    const log = (status: number) => {
+      entry.status = status;
+    };
     if (!page) {
       log(404);
       res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not found</h1>");

@@ -17,7 +17,8 @@ export interface StartedProcess {
 
 /** Starts one of the product's entry points the way a user would, with JSON logs on stdout. */
 export function startEntryPoint(script: string, args: string[], env: Record<string, string>): StartedProcess {
-  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", script, ...args], {
+  // One process (no tsx wrapper), so a signal or SIGKILL reaches the program itself.
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { FixtureSite } from "../../support/fixture-site";
+import { miniDetail, miniListing } from "../../support/mini-directory";
 import { type StartedProcess, startEntryPoint } from "../../support/processes";
 
 const EMBEDDED_PASSWORD = "catalogue-embedded";
@@ -92,6 +94,30 @@ describe("npm start (src/main.ts)", () => {
       expect((await fetch(`http://127.0.0.1:${next.port}/healthz`)).status).toBe(200);
     } finally {
       expect(await stopProduct(next.proc)).toBe(0);
+    }
+  });
+
+  it("when npm run crawl runs beside npm start on the embedded database, then it shares that server", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "catalogue-start-"));
+    dirs.push(dataDir);
+    const site = await new FixtureSite().start();
+    site.set("/dir", miniListing(["shared"])).set("/s/shared", miniDetail("shared"));
+    const product = await startProduct(dataDir);
+    try {
+      const crawl = startEntryPoint("jobs/crawl.ts", [site.url("/dir")], {
+        CATALOGUE_DATA_DIR: dataDir,
+        LOG_LEVEL: "info",
+        CRAWL_RESPECT_ROBOTS_TXT: "false",
+      });
+      expect(await crawl.exited).toBe(0);
+      expect(
+        crawl.lines.some((l) => l.msg === "using the embedded postgres of a running catalogue process"),
+      ).toBe(true);
+      const health = await (await fetch(`http://127.0.0.1:${product.port}/healthz`)).json();
+      expect(health).toMatchObject({ status: "ok", last_crawl: { status: "completed" } });
+    } finally {
+      expect(await stopProduct(product.proc)).toBe(0);
+      await site.stop();
     }
   });
 
