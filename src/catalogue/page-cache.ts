@@ -23,7 +23,11 @@ export async function loadPageCache(db: Database, sourceId: string): Promise<Map
 }
 
 /** One statement per batch: INSERT … ON CONFLICT over unnest'ed arrays. */
-export async function savePageCache(db: Database, sourceId: string, pages: PageCacheWrite[]): Promise<void> {
+export async function savePageCache(
+  db: Pick<Database, "$executeRaw">,
+  sourceId: string,
+  pages: PageCacheWrite[],
+): Promise<void> {
   if (pages.length === 0) return;
   await db.$executeRaw`
     INSERT INTO page_cache (source_id, url, etag, last_modified, content_hash, extracted, fetched_at, updated_at)

@@ -1,7 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "../db/prisma-client";
 import type { Prisma } from "../generated/prisma/client";
 import type { ServiceStatus } from "../generated/prisma/enums";
 import type { NormalisedService, NormalisedStats } from "../normalise/service";
+import { type PageCacheWrite, savePageCache } from "./page-cache";
+import { refreshServiceSearch } from "./search-index";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -15,12 +18,12 @@ export interface KnownService {
 export type StoredService = NormalisedService & { name: string };
 
 export interface ServiceWrite {
-  sourceId: string;
   detailUrl: string;
   service: StoredService;
   contentHash: string;
   observedAt: Date;
-  known: KnownService | undefined;
+  /** The detail page's validators, saved with the data so a cached fingerprint never runs ahead of it. */
+  page: PageCacheWrite | null;
 }
 
 export async function loadKnownServices(db: Database, sourceId: string): Promise<Map<string, KnownService>> {
@@ -31,113 +34,167 @@ export async function loadKnownServices(db: Database, sourceId: string): Promise
   return new Map(rows.map(({ detailUrl, ...known }) => [detailUrl, known]));
 }
 
-function statsColumns(stats: NormalisedStats) {
-  return {
-    uptime30d: stats.uptime30d,
-    avgResponseMs30d: stats.avgResponseMs30d,
-    infoUpdatedAt: stats.infoUpdatedAt,
-    volumeUsdc30d: stats.volumeUsdc30d,
-    txCount30d: stats.txCount30d,
-    payerCount30d: stats.payerCount30d,
-  };
+/**
+ * Saves a batch of services read from their detail pages: rows, endpoint and tag sets, history
+ * and search documents, in one transaction of a few set-based statements. Returns the id of each
+ * service by detail URL.
+ */
+export async function saveServices(
+  db: Database,
+  sourceId: string,
+  writes: ServiceWrite[],
+): Promise<Map<string, string>> {
+  if (writes.length === 0) return new Map();
+  return db.$transaction(
+    async (tx) => {
+      const ids = await upsertServiceRows(tx, sourceId, writes);
+      const rows = writes.map((w) => ({ write: w, id: ids.get(w.detailUrl)! }));
+      await replaceEndpoints(tx, rows);
+      await replaceTags(tx, rows);
+      await recordStats(tx, rows);
+      await refreshServiceSearch(tx, [...ids.values()]);
+      await savePageCache(
+        tx,
+        sourceId,
+        writes.flatMap((w) => (w.page ? [w.page] : [])),
+      );
+      return ids;
+    },
+    { timeout: 60_000 },
+  );
 }
 
-function sameStats(
-  stats: NormalisedStats,
-  row: {
-    uptime30d: number | null;
-    avgResponseMs30d: number | null;
-    infoUpdatedAt: Date | null;
-    volumeUsdc30d: Prisma.Decimal | null;
-    txCount30d: number | null;
-    payerCount30d: number | null;
-  },
-): boolean {
-  return (
-    stats.uptime30d === row.uptime30d &&
-    stats.avgResponseMs30d === row.avgResponseMs30d &&
-    (stats.infoUpdatedAt?.getTime() ?? null) === (row.infoUpdatedAt?.getTime() ?? null) &&
-    stats.volumeUsdc30d === (row.volumeUsdc30d?.toFixed() ?? null) &&
-    stats.txCount30d === row.txCount30d &&
-    stats.payerCount30d === row.payerCount30d
-  );
+async function upsertServiceRows(
+  tx: Transaction,
+  sourceId: string,
+  writes: ServiceWrite[],
+): Promise<Map<string, string>> {
+  const col = <T>(pick: (w: ServiceWrite) => T) => writes.map(pick);
+  const rows = await tx.$queryRaw<{ id: string; detail_url: string }[]>`
+    INSERT INTO services (id, source_id, detail_url, name, domain, description, category, status, content_hash,
+      first_seen_at, last_seen_at, delisted_at, uptime_30d, avg_response_ms_30d, info_updated_at, volume_usdc_30d,
+      tx_count_30d, payer_count_30d, updated_at)
+    SELECT n.id, ${sourceId}::uuid, n.detail_url, n.name, n.domain, n.description, n.category, 'listed', n.content_hash,
+      n.seen_at, n.seen_at, NULL, n.uptime, n.response_ms, n.info_updated_at, n.volume, n.tx_count, n.payer_count, now()
+    FROM unnest(
+      ${col(() => randomUUID())}::uuid[], ${col((w) => w.detailUrl)}::text[], ${col((w) => w.service.name)}::text[],
+      ${col((w) => w.service.domain)}::text[], ${col((w) => w.service.description)}::text[],
+      ${col((w) => w.service.category)}::text[], ${col((w) => w.contentHash)}::text[],
+      ${col((w) => w.observedAt)}::timestamptz[], ${col((w) => w.service.stats.uptime30d)}::float8[],
+      ${col((w) => w.service.stats.avgResponseMs30d)}::float8[], ${col((w) => w.service.stats.infoUpdatedAt)}::timestamptz[],
+      ${col((w) => w.service.stats.volumeUsdc30d)}::numeric[], ${col((w) => w.service.stats.txCount30d)}::int[],
+      ${col((w) => w.service.stats.payerCount30d)}::int[]
+    ) AS n(id, detail_url, name, domain, description, category, content_hash, seen_at, uptime, response_ms,
+           info_updated_at, volume, tx_count, payer_count)
+    ON CONFLICT (source_id, detail_url) DO UPDATE SET
+      name = EXCLUDED.name, domain = EXCLUDED.domain, description = EXCLUDED.description,
+      category = EXCLUDED.category, status = 'listed', delisted_at = NULL, content_hash = EXCLUDED.content_hash,
+      last_seen_at = EXCLUDED.last_seen_at, uptime_30d = EXCLUDED.uptime_30d,
+      avg_response_ms_30d = EXCLUDED.avg_response_ms_30d, info_updated_at = EXCLUDED.info_updated_at,
+      volume_usdc_30d = EXCLUDED.volume_usdc_30d, tx_count_30d = EXCLUDED.tx_count_30d,
+      payer_count_30d = EXCLUDED.payer_count_30d, updated_at = now()
+    RETURNING id::text, detail_url`;
+  return new Map(rows.map((r) => [r.detail_url, r.id]));
+}
+
+interface Row {
+  write: ServiceWrite;
+  id: string;
 }
 
 /** Endpoints are a set keyed by method + URL: rows that stay keep their id (probes refer to it). */
-async function replaceEndpoints(tx: Transaction, serviceId: string, service: StoredService): Promise<void> {
-  const keep = service.endpoints.map((e) => ({ method: e.method, url: e.url }));
-  await tx.endpoint.deleteMany({ where: { serviceId, ...(keep.length > 0 ? { NOT: { OR: keep } } : {}) } });
-  await Promise.all(
-    service.endpoints.map((endpoint, position) =>
-      tx.endpoint.upsert({
-        where: { serviceId_method_url: { serviceId, method: endpoint.method, url: endpoint.url } },
-        create: {
-          serviceId,
-          position,
-          method: endpoint.method,
-          url: endpoint.url,
-          description: endpoint.description,
-        },
-        update: { position, description: endpoint.description },
-      }),
-    ),
+async function replaceEndpoints(tx: Transaction, rows: Row[]): Promise<void> {
+  const flat = rows.flatMap(({ write, id }) =>
+    write.service.endpoints.map((e, position) => ({ serviceId: id, position, ...e })),
+  );
+  const serviceIds = rows.map((r) => r.id);
+  await tx.$executeRaw`
+    DELETE FROM endpoints e
+    WHERE e.service_id = ANY(${serviceIds}::uuid[])
+      AND NOT EXISTS (
+        SELECT 1 FROM unnest(${flat.map((f) => f.serviceId)}::uuid[], ${flat.map((f) => f.method)}::text[],
+                             ${flat.map((f) => f.url)}::text[]) AS k(service_id, method, url)
+        WHERE k.service_id = e.service_id AND k.method = e.method AND k.url = e.url)`;
+  if (flat.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO endpoints (id, service_id, position, method, url, description, updated_at)
+    SELECT n.id, n.service_id, n.position, n.method, n.url, n.description, now()
+    FROM unnest(${flat.map(() => randomUUID())}::uuid[], ${flat.map((f) => f.serviceId)}::uuid[],
+                ${flat.map((f) => f.position)}::int[], ${flat.map((f) => f.method)}::text[],
+                ${flat.map((f) => f.url)}::text[], ${flat.map((f) => f.description)}::text[])
+      AS n(id, service_id, position, method, url, description)
+    ON CONFLICT (service_id, method, url) DO UPDATE SET
+      position = EXCLUDED.position, description = EXCLUDED.description, updated_at = now()`;
+}
+
+async function replaceTags(tx: Transaction, rows: Row[]): Promise<void> {
+  const flat = rows.flatMap(({ write, id }) => write.service.tags.map((tag) => ({ serviceId: id, tag })));
+  await tx.$executeRaw`
+    DELETE FROM service_tags t
+    WHERE t.service_id = ANY(${rows.map((r) => r.id)}::uuid[])
+      AND NOT EXISTS (
+        SELECT 1 FROM unnest(${flat.map((f) => f.serviceId)}::uuid[], ${flat.map((f) => f.tag)}::text[]) AS k(service_id, tag)
+        WHERE k.service_id = t.service_id AND k.tag = t.tag)`;
+  if (flat.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO service_tags (service_id, tag)
+    SELECT * FROM unnest(${flat.map((f) => f.serviceId)}::uuid[], ${flat.map((f) => f.tag)}::text[])
+    ON CONFLICT DO NOTHING`;
+}
+
+interface LatestSnapshot {
+  id: bigint;
+  service_id: string;
+  uptime_30d: number | null;
+  avg_response_ms_30d: number | null;
+  info_updated_at: Date | null;
+  volume_usdc_30d: string | null;
+  tx_count_30d: number | null;
+  payer_count_30d: number | null;
+}
+
+function sameStats(stats: NormalisedStats, row: LatestSnapshot): boolean {
+  return (
+    stats.uptime30d === row.uptime_30d &&
+    stats.avgResponseMs30d === row.avg_response_ms_30d &&
+    (stats.infoUpdatedAt?.getTime() ?? null) === (row.info_updated_at?.getTime() ?? null) &&
+    stats.volumeUsdc30d === row.volume_usdc_30d &&
+    stats.txCount30d === row.tx_count_30d &&
+    stats.payerCount30d === row.payer_count_30d
   );
 }
 
-async function replaceTags(tx: Transaction, serviceId: string, tags: string[]): Promise<void> {
-  await tx.serviceTag.deleteMany({ where: { serviceId, tag: { notIn: tags } } });
-  await tx.serviceTag.createMany({ data: tags.map((tag) => ({ serviceId, tag })), skipDuplicates: true });
-}
-
 /** History: a new row only when a value changed; otherwise the open row's interval is extended. */
-async function recordStats(
-  tx: Transaction,
-  serviceId: string,
-  stats: NormalisedStats,
-  at: Date,
-): Promise<void> {
-  const latest = await tx.statsSnapshot.findFirst({
-    where: { serviceId },
-    orderBy: [{ observedFrom: "desc" }, { id: "desc" }],
-  });
-  if (latest && sameStats(stats, latest)) {
-    await tx.statsSnapshot.update({ where: { id: latest.id }, data: { observedTo: at } });
-    return;
+async function recordStats(tx: Transaction, rows: Row[]): Promise<void> {
+  // trim_scale drops the numeric's padding zeros so the text compares with our canonical decimals.
+  const latest = await tx.$queryRaw<LatestSnapshot[]>`
+    SELECT DISTINCT ON (service_id) id, service_id::text, uptime_30d, avg_response_ms_30d, info_updated_at,
+      trim_scale(volume_usdc_30d)::text AS volume_usdc_30d, tx_count_30d, payer_count_30d
+    FROM stats_snapshots WHERE service_id = ANY(${rows.map((r) => r.id)}::uuid[])
+    ORDER BY service_id, observed_from DESC, id DESC`;
+  const latestByService = new Map(latest.map((s) => [s.service_id, s]));
+  const extend: bigint[] = [];
+  const fresh: Row[] = [];
+  for (const row of rows) {
+    const previous = latestByService.get(row.id);
+    if (previous && sameStats(row.write.service.stats, previous)) extend.push(previous.id);
+    else fresh.push(row);
   }
-  await tx.statsSnapshot.create({
-    data: { serviceId, observedFrom: at, observedTo: at, ...statsColumns(stats) },
-  });
-}
-
-/** Upserts a service read from its detail page, with endpoints, tags and history, atomically. */
-export async function saveService(
-  db: Database,
-  write: ServiceWrite,
-): Promise<{ id: string; created: boolean }> {
-  const { service, observedAt } = write;
-  const fields = {
-    name: service.name,
-    domain: service.domain,
-    description: service.description,
-    category: service.category,
-    contentHash: write.contentHash,
-    status: "listed" as const,
-    delistedAt: null,
-    lastSeenAt: observedAt,
-    ...statsColumns(service.stats),
-  };
-  return db.$transaction(async (tx) => {
-    const row = await tx.service.upsert({
-      where: { sourceId_detailUrl: { sourceId: write.sourceId, detailUrl: write.detailUrl } },
-      create: { sourceId: write.sourceId, detailUrl: write.detailUrl, firstSeenAt: observedAt, ...fields },
-      update: fields,
-      select: { id: true, firstSeenAt: true },
-    });
-    await replaceEndpoints(tx, row.id, service);
-    await replaceTags(tx, row.id, service.tags);
-    await recordStats(tx, row.id, service.stats, observedAt);
-    return { id: row.id, created: write.known === undefined };
-  });
+  const at = rows[0]!.write.observedAt;
+  if (extend.length > 0) {
+    await tx.$executeRaw`UPDATE stats_snapshots SET observed_to = ${at}, updated_at = now() WHERE id = ANY(${extend}::bigint[])`;
+  }
+  if (fresh.length === 0) return;
+  const stat = <T>(pick: (s: NormalisedStats) => T) => fresh.map((r) => pick(r.write.service.stats));
+  await tx.$executeRaw`
+    INSERT INTO stats_snapshots (service_id, observed_from, observed_to, uptime_30d, avg_response_ms_30d,
+      info_updated_at, volume_usdc_30d, tx_count_30d, payer_count_30d, updated_at)
+    SELECT n.service_id, n.at, n.at, n.uptime, n.response_ms, n.info_updated_at, n.volume, n.tx_count, n.payer_count, now()
+    FROM unnest(${fresh.map((r) => r.id)}::uuid[], ${fresh.map((r) => r.write.observedAt)}::timestamptz[],
+                ${stat((s) => s.uptime30d)}::float8[], ${stat((s) => s.avgResponseMs30d)}::float8[],
+                ${stat((s) => s.infoUpdatedAt)}::timestamptz[], ${stat((s) => s.volumeUsdc30d)}::numeric[],
+                ${stat((s) => s.txCount30d)}::int[], ${stat((s) => s.payerCount30d)}::int[])
+      AS n(service_id, at, uptime, response_ms, info_updated_at, volume, tx_count, payer_count)`;
 }
 
 /**
@@ -160,17 +217,21 @@ export async function saveListingOnlyService(
     select: { id: true },
   });
   if (existing) return { id: existing.id, created: false };
-  const row = await db.service.create({
-    data: {
-      sourceId: input.sourceId,
-      detailUrl: input.detailUrl,
-      name: input.name,
-      domain: input.domain,
-      description: input.description,
-      firstSeenAt: input.observedAt,
-      lastSeenAt: input.observedAt,
-    },
-    select: { id: true },
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.service.create({
+      data: {
+        sourceId: input.sourceId,
+        detailUrl: input.detailUrl,
+        name: input.name,
+        domain: input.domain,
+        description: input.description,
+        firstSeenAt: input.observedAt,
+        lastSeenAt: input.observedAt,
+      },
+      select: { id: true },
+    });
+    await refreshServiceSearch(tx, [created.id]);
+    return created;
   });
   return { id: row.id, created: true };
 }

@@ -15,8 +15,11 @@ import { CrawlSession } from "./crawl-session";
 import { buildDirectoryCrawler } from "./directory-crawler";
 import { reportProgress } from "./progress";
 import { LISTING } from "./routes/labels";
+import { ServiceBatcher } from "./service-batcher";
 import type { CrawlSettings } from "./settings";
 import { canonicalPageUrl } from "./url-identity";
+
+const FLUSH_INTERVAL_MS = 2_000;
 
 export interface CrawlDependencies {
   db: Database;
@@ -86,11 +89,16 @@ async function runLocked(
     "crawl started",
   );
 
-  const crawler = buildDirectoryCrawler(db, session, settings, logger);
+  const batcher = new ServiceBatcher(db, session, logger);
+  const crawler = buildDirectoryCrawler(db, session, settings, batcher, logger);
   const stopProgress = reportProgress(session, logger, settings.progressIntervalMs);
+  // Stored progressively, so a long crawl's findings show up (and survive a crash) as it goes.
   const flusher = setInterval(
-    () => void flush(db, session).catch((err) => logger.error({ err }, "flush failed")),
-    5_000,
+    () =>
+      void Promise.all([batcher.flush(), flush(db, session)]).catch((err) =>
+        logger.error({ err }, "flush failed"),
+      ),
+    FLUSH_INTERVAL_MS,
   );
   let aborted = false;
   const onAbort = () => {
@@ -114,6 +122,7 @@ async function runLocked(
     request.signal?.removeEventListener("abort", onAbort);
   }
 
+  await batcher.flush();
   const observedAt = new Date();
   const listedUrls = [...session.listed.keys()];
   await flush(db, session);

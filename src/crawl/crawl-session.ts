@@ -74,19 +74,9 @@ export class CrawlSession {
       : null;
   }
 
-  rememberPage(
-    url: string,
-    validators: ResponseValidators,
-    contentHash: string,
-    extracted: ListingPage | null,
-  ) {
-    this.pageWrites.push({
-      url,
-      ...validators,
-      contentHash,
-      extracted: extracted as unknown as PageCacheWrite["extracted"],
-      fetchedAt: new Date(),
-    });
+  /** Validators of a page whose content is already stored (listing pages, unchanged details). */
+  rememberPage(page: PageCacheWrite): void {
+    this.pageWrites.push(page);
   }
 
   recordError(error: CrawlErrorRecord): void {

@@ -19,6 +19,7 @@ import {
 import { detailRoute, saveFromListing } from "./routes/detail-route";
 import { DETAIL, type DetailUserData, LISTING } from "./routes/labels";
 import { listingRoute } from "./routes/listing-route";
+import type { ServiceBatcher } from "./service-batcher";
 import type { CrawlSettings } from "./settings";
 
 /**
@@ -30,11 +31,12 @@ export function buildDirectoryCrawler(
   db: Database,
   session: CrawlSession,
   settings: CrawlSettings,
+  batcher: ServiceBatcher,
   logger: Logger,
 ) {
   const router = createCheerioRouter();
   router.addHandler(LISTING, listingRoute(session, settings));
-  router.addHandler<DetailUserData>(DETAIL, detailRoute(db, session, settings));
+  router.addHandler<DetailUserData>(DETAIL, detailRoute(db, session, settings, batcher));
 
   const storage = new MemoryStorage({ persistStorage: false, writeMetadata: false });
   const configuration = new Configuration({

@@ -61,7 +61,7 @@ export function statusFromError(error: Error): number | null {
  */
 export function rejectOversizedBody(
   settings: CrawlSettings,
-  handler: (context: CheerioCrawlingContext) => Promise<void>,
+  handler: (context: CheerioCrawlingContext) => unknown,
 ) {
   return async (context: CheerioCrawlingContext) => {
     const bytes = context.body ? Buffer.byteLength(context.body) : 0;

@@ -1,11 +1,12 @@
 import type { CheerioCrawlingContext } from "@crawlee/cheerio";
 import { serviceFingerprint } from "../../catalogue/service-fingerprint";
-import { type KnownService, saveListingOnlyService, saveService } from "../../catalogue/service-writes";
+import { type KnownService, saveListingOnlyService } from "../../catalogue/service-writes";
 import type { Database } from "../../db/prisma-client";
 import { extractDetail } from "../../extract/detail";
 import { normaliseServiceDetail } from "../../normalise/service";
 import { parseDomain } from "../../normalise/values";
 import { type CrawlSession, pageFingerprint } from "../crawl-session";
+import type { ServiceBatcher } from "../service-batcher";
 import type { CrawlSettings } from "../settings";
 import type { DetailUserData } from "./labels";
 import { statusOf, validatorsOf } from "./response";
@@ -14,7 +15,12 @@ import { statusOf, validatorsOf } from "./response";
  * A detail page: extract → normalise → store, unless nothing changed. Unchanged is decided as
  * cheaply as possible: a 304, then the same bytes as last time, then the same normalised content.
  */
-export function detailRoute(db: Database, session: CrawlSession, settings: CrawlSettings) {
+export function detailRoute(
+  db: Database,
+  session: CrawlSession,
+  settings: CrawlSettings,
+  batcher: ServiceBatcher,
+) {
   return async (context: CheerioCrawlingContext<DetailUserData>) => {
     const { request, response, body, $ } = context;
     const { detailUrl, entry } = request.userData;
@@ -43,22 +49,27 @@ export function detailRoute(db: Database, session: CrawlSession, settings: Crawl
     const name = service.name ?? entry.name ?? service.domain ?? detailUrl;
     const contentHash = serviceFingerprint({ ...service, name });
 
+    const page = {
+      url: detailUrl,
+      ...validatorsOf(response),
+      contentHash: fingerprint,
+      extracted: null,
+      fetchedAt: new Date(),
+    };
     if (known && known.contentHash === contentHash) {
       markUnchanged(session, known);
-    } else {
-      const saved = await saveService(db, {
-        sourceId: session.sourceId,
-        detailUrl,
-        service: { ...service, name },
-        contentHash,
-        observedAt: new Date(),
-        known,
-      });
-      if (saved.created) session.counts.servicesNew += 1;
-      else session.counts.servicesUpdated += 1;
-      session.known.set(detailUrl, { id: saved.id, contentHash, status: "listed" });
+      session.rememberPage(page);
+      return;
     }
-    session.rememberPage(detailUrl, validatorsOf(response), fingerprint, null);
+    if (known) session.counts.servicesUpdated += 1;
+    else session.counts.servicesNew += 1;
+    await batcher.add({
+      detailUrl,
+      service: { ...service, name },
+      contentHash,
+      observedAt: new Date(),
+      page,
+    });
   };
 }
 

@@ -1,4 +1,5 @@
 import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
+import type { PageCacheWrite } from "../../catalogue/page-cache";
 import { extractListing } from "../../extract/listing";
 import type { ListingPage } from "../../extract/types";
 import { type CrawlSession, pageFingerprint } from "../crawl-session";
@@ -73,6 +74,12 @@ function readListing(
   }
   session.counts.pagesFetched += 1;
   const page = extractListing($, url, { aliases: settings.labelAliases(new URL(url).host) });
-  session.rememberPage(request.url, validatorsOf(response), fingerprint, page);
+  session.rememberPage({
+    url: request.url,
+    ...validatorsOf(response),
+    contentHash: fingerprint,
+    extracted: page as unknown as PageCacheWrite["extracted"],
+    fetchedAt: new Date(),
+  });
   return page;
 }

@@ -16,7 +16,7 @@ describe("crawls across processes", () => {
     database = await createTestDatabase();
     await site.start();
     site.set("/dir", miniListing(SLUGS));
-    for (const slug of SLUGS) site.set(`/s/${slug}`, { body: miniDetail(slug), delayMs: 80 });
+    for (const slug of SLUGS) site.set(`/s/${slug}`, { body: miniDetail(slug), delayMs: 200 });
   });
   afterAll(async () => {
     await site.stop();
