@@ -91,14 +91,16 @@ export function normaliseServiceDetail(
   options: NormaliseServiceOptions = {},
 ): NormalisedServiceResult {
   const log = new ProblemLog(pageUrl);
-  const endpoints = normaliseEndpoints(raw.endpoints, pageUrl, log);
-  const domain = resolveDomain(raw, endpoints, listing, log);
+  const domain = resolveDomain(raw, pageUrl, listing, log);
+  // A relative endpoint URL ("/v1/quote") is a path on the service's own host, not on the
+  // directory's: directories print paths under the service's base URL.
+  const endpoints = normaliseEndpoints(raw.endpoints, domain ? `https://${domain}/` : pageUrl, log);
   const service: NormalisedService = {
     name: visibleText(raw.name) ?? visibleText(listing?.name) ?? domain,
     domain,
     description: visibleText(raw.description) ?? visibleText(listing?.description),
     category: normaliseCategory(raw.category),
-    endpoints: endpoints.map(({ endpoint }) => endpoint),
+    endpoints,
     tags: normaliseTags(raw.tags),
     stats: normaliseStats(raw.stats, log, options),
   };
@@ -136,12 +138,6 @@ function storableCount(text: string | undefined): Parsed<number> {
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 
-interface ReadEndpoint {
-  endpoint: NormalisedEndpoint;
-  /** Whether the page gave a full URL; only such URLs say which host the service runs on. */
-  writtenAbsolute: boolean;
-}
-
 /** Has a scheme ("https:") or is protocol-relative ("//host/…"). */
 const ABSOLUTE_REFERENCE = /^\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
@@ -151,18 +147,18 @@ const ABSOLUTE_REFERENCE = /^\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
  */
 function normaliseEndpoints(
   rawEndpoints: readonly RawEndpoint[],
-  pageUrl: string,
+  baseUrl: string,
   log: ProblemLog,
-): ReadEndpoint[] {
-  const byKey = new Map<string, ReadEndpoint>();
+): NormalisedEndpoint[] {
+  const byKey = new Map<string, NormalisedEndpoint>();
   rawEndpoints.forEach((rawEndpoint, index) => {
-    const read = readEndpoint(rawEndpoint, `endpoints[${index}]`, pageUrl, log);
-    if (read === null) return;
-    const key = `${read.endpoint.method} ${read.endpoint.url}`;
+    const endpoint = readEndpoint(rawEndpoint, `endpoints[${index}]`, baseUrl, log);
+    if (endpoint === null) return;
+    const key = `${endpoint.method} ${endpoint.url}`;
     const earlier = byKey.get(key);
-    if (earlier === undefined) byKey.set(key, read);
+    if (earlier === undefined) byKey.set(key, endpoint);
     // A repeat can still carry the description the first listing of the endpoint lacked.
-    else earlier.endpoint.description ??= read.endpoint.description;
+    else earlier.description ??= endpoint.description;
   });
   return [...byKey.values()];
 }
@@ -170,20 +166,17 @@ function normaliseEndpoints(
 function readEndpoint(
   raw: RawEndpoint,
   field: string,
-  pageUrl: string,
+  baseUrl: string,
   log: ProblemLog,
-): ReadEndpoint | null {
+): NormalisedEndpoint | null {
   const method = normaliseMethod(raw.method);
   if (method.kind === "missing") log.report(`${field}.method`, raw.method ?? "", "no HTTP method shown");
   const methodValue = log.read(`${field}.method`, method);
-  const url = absoluteUrl(raw.url, pageUrl);
+  const url = absoluteUrl(raw.url, baseUrl);
   if (url.kind === "missing") log.report(`${field}.url`, raw.url, "no URL shown");
   const urlValue = log.read(`${field}.url`, url);
   if (methodValue === null || urlValue === null) return null;
-  return {
-    endpoint: { method: methodValue, url: urlValue, description: visibleText(raw.description) },
-    writtenAbsolute: ABSOLUTE_REFERENCE.test(raw.url),
-  };
+  return { method: methodValue, url: urlValue, description: visibleText(raw.description) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,13 +189,16 @@ function readEndpoint(
  */
 function resolveDomain(
   raw: RawServiceDetail,
-  endpoints: readonly ReadEndpoint[],
+  pageUrl: string,
   listing: ListingSummary | undefined,
   log: ProblemLog,
 ): string | null {
   const fromPage = log.read("domain", parseDomain(raw.domain));
   if (fromPage !== null) return fromPage;
-  const firstAbsolute = endpoints.find((read) => read.writtenAbsolute);
-  if (firstAbsolute !== undefined) return new URL(firstAbsolute.endpoint.url).hostname;
+  for (const endpoint of raw.endpoints) {
+    if (!ABSOLUTE_REFERENCE.test(endpoint.url)) continue;
+    const url = absoluteUrl(endpoint.url, pageUrl);
+    if (url.kind === "value") return new URL(url.value).hostname;
+  }
   return log.read("listing.domain", parseDomain(listing?.domain));
 }

@@ -223,14 +223,22 @@ describe("normaliseServiceDetail", () => {
   });
 
   describe("endpoints", () => {
-    it("when endpoints are relative, lower-case or carry fragments, then they are normalised", () => {
+    it("when endpoints are relative, lower-case or carry fragments, then they are normalised on the service's host", () => {
       const endpoints = [
         { method: "get", url: "/v1/now#example", description: "  Now\n" },
         { method: " Post ", url: "https://api.weather.io/v1/buy", description: "—" },
       ];
       expect(normaliseServiceDetail(raw({ endpoints }), PAGE).service.endpoints).toEqual([
-        { method: "GET", url: "https://directory.example/v1/now", description: "Now" },
+        { method: "GET", url: "https://api.weather.io/v1/now", description: "Now" },
         { method: "POST", url: "https://api.weather.io/v1/buy", description: null },
+      ]);
+    });
+
+    it("when a relative endpoint's service has no known domain, then it resolves against the page", () => {
+      const endpoints = [{ method: "GET", url: "v1/now", description: null }];
+      const { service } = normaliseServiceDetail(raw({ domain: null, endpoints }), PAGE);
+      expect(service.endpoints).toEqual([
+        { method: "GET", url: "https://directory.example/services/v1/now", description: null },
       ]);
     });
 
