@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { CrawlCounts, CrawlErrorRecord } from "../catalogue/crawl-runs";
 import type { CachedPage, PageCacheWrite } from "../catalogue/page-cache";
 import type { KnownService } from "../catalogue/service-writes";
+import { pageFromUrl } from "../extract/pagination";
 import type { ListingEntry, ListingPage } from "../extract/types";
 import type { FieldProblem } from "../normalise/types";
 
@@ -45,6 +46,9 @@ export class CrawlSession {
   };
   listingPagesRead = 0;
   listingPagesFailed = 0;
+  /** Page numbers of the listing pages read, and the URLs of those that failed. */
+  readonly listingPageNumbers = new Set<number>();
+  readonly failedListingUrls: string[] = [];
   /** The largest "Page N of M" total any listing page stated. */
   statedListingPages: number | null = null;
   private errors: CrawlErrorRecord[] = [];
@@ -102,13 +106,30 @@ export class CrawlSession {
     return taken;
   }
 
-  /** A listing is complete when every page was read and none the site announced is missing. */
+  recordListingPageRead(pageNumber: number | null): void {
+    this.listingPagesRead += 1;
+    if (pageNumber !== null) this.listingPageNumbers.add(pageNumber);
+  }
+
+  recordListingPageFailed(url: string): void {
+    this.listingPagesFailed += 1;
+    this.failedListingUrls.push(url);
+  }
+
+  /**
+   * Complete when every listing page was read and none the site announced is missing. A failed
+   * URL whose page number was read under another URL (a guessed `?page=1` next to the unnumbered
+   * first page) loses nothing, so it does not count against completeness.
+   */
   listingComplete(): boolean {
-    return (
-      this.listingPagesFailed === 0 &&
-      this.listingPagesRead > 0 &&
-      this.listed.size > 0 &&
-      (this.statedListingPages === null || this.listingPagesRead >= this.statedListingPages)
-    );
+    const stated = this.statedListingPages;
+    const lostPages = this.failedListingUrls.filter((url) => {
+      const number = pageFromUrl(new URL(url));
+      return number === null || !this.listingPageNumbers.has(number);
+    });
+    const allStatedRead =
+      stated === null ||
+      Array.from({ length: stated }, (_, i) => i + 1).every((n) => this.listingPageNumbers.has(n));
+    return this.listingPagesRead > 0 && this.listed.size > 0 && lostPages.length === 0 && allStatedRead;
   }
 }

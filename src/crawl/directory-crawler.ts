@@ -85,13 +85,13 @@ export function buildDirectoryCrawler(
           statusCode: statusFromError(error),
           message: error.message,
         });
-        if (request.label === LISTING) session.listingPagesFailed += 1;
+        if (request.label === LISTING) session.recordListingPageFailed(request.url);
         else if (request.label === DETAIL)
           await saveFromListing(db, session, (request.userData as DetailUserData).detailUrl);
       },
       onSkippedRequest: async ({ url, reason }) => {
         session.recordError({ kind: "robots", url, message: `skipped: ${reason}` });
-        if (session.listingUrls.has(url) || url === session.startUrl) session.listingPagesFailed += 1;
+        if (session.listingUrls.has(url) || url === session.startUrl) session.recordListingPageFailed(url);
       },
     },
     configuration,

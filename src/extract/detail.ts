@@ -11,7 +11,13 @@ import {
   textOwners,
 } from "./dom";
 import { findEndpoints } from "./endpoints";
-import { classifyLabel, type LabelAliases, type LabelField, STAT_FIELDS } from "./labels";
+import {
+  classifyLabel,
+  type ExtractOptions,
+  type LabelAliases,
+  type LabelField,
+  STAT_FIELDS,
+} from "./labels";
 import { findPairs, type LabelledValue } from "./pairs";
 import { tagsFromLinks, tagsFromValue } from "./tags";
 import type { RawServiceDetail, StatField } from "./types";
@@ -24,10 +30,8 @@ import { isCategoryUrl, isSocialHost, looksLikeHost, resolveUrl, sameSite } from
  * paragraph, host-like text, tag links) for what no label names.
  */
 
-export interface ExtractOptions {
-  /** Extra label wording for this site, from config. */
-  aliases?: LabelAliases;
-}
+/** Kept here too: callers imported the options type from this module first. */
+export type { ExtractOptions } from "./labels";
 
 const STRENGTH_RANK: Record<LabelledValue["strength"], number> = { explicit: 0, adjacent: 0, weak: 1 };
 
@@ -59,12 +63,15 @@ export function extractDetail(
   return {
     name: (h1 && dom.text(h1)) || value("name") || titleName(dom) || topHeading(dom, main, aliases),
     domain: value("domain") ?? domainNear(dom, main, h1, pageUrl, skip),
-    description:
-      value("description") ?? firstParagraph(dom, main, h1, skip, used, aliases) ?? metaDescription(dom),
+    description: description(
+      dom,
+      best.get("description"),
+      firstParagraph(dom, main, h1, skip, used, aliases),
+    ),
     category: value("category") ?? categoryLink(dom, pageUrl),
     endpoints: scan.endpoints,
     stats,
-    tags: tagPair ? tagsFromValue(dom, tagPair) : tagsFromLinks(dom, dom.body, pageUrl, skip),
+    tags: tagPair ? tagsFromValue(dom, tagPair) : tagsFromLinks(dom, main, pageUrl, skip),
   };
 }
 
@@ -148,6 +155,25 @@ function titleName(dom: PageDom): string | null {
   return parts[0] ?? null;
 }
 
+/**
+ * A "Description" field wins. A description found only next to a loose "About"/"Overview"
+ * caption loses to a paragraph that comes before it: on div-only sites such a caption is as
+ * likely to introduce the directory's own blurb at the bottom of the page.
+ */
+function description(
+  dom: PageDom,
+  pair: LabelledValue | undefined,
+  paragraph: Element | null,
+): string | null {
+  if (
+    pair &&
+    (pair.strength === "explicit" || !paragraph || dom.order(pair.labelNode) < dom.order(paragraph))
+  ) {
+    return pair.value;
+  }
+  return paragraph ? dom.text(paragraph) : metaDescription(dom);
+}
+
 function metaDescription(dom: PageDom): string | null {
   const content =
     dom.$('meta[name="description"]').attr("content") ??
@@ -189,7 +215,7 @@ function firstParagraph(
   skip: (n: AnyNode) => boolean,
   used: AnyNode[],
   aliases: LabelAliases,
-): string | null {
+): Element | null {
   const after = (el: Element): boolean => !h1 || dom.order(el) > dom.order(h1);
   const usable = (el: Element): boolean => {
     const text = dom.text(el);
@@ -202,8 +228,7 @@ function firstParagraph(
   const blocks = [...paragraphs, ...textOwners(dom, main).filter(usable)].sort(
     (a, b) => dom.order(a) - dom.order(b),
   );
-  const chosen = blocks.find(after) ?? blocks[0];
-  return chosen ? dom.text(chosen) : null;
+  return blocks.find(after) ?? blocks[0] ?? null;
 }
 
 /**

@@ -14,6 +14,12 @@ export type LabelField = StatField | "category" | "tags" | "endpoints" | "name" 
 /** Extra wording per field, e.g. from a per-site config override. Matched after the same normalising. */
 export type LabelAliases = Partial<Record<LabelField, string[]>>;
 
+/** Options of `extractDetail` and `extractListing`. */
+export interface ExtractOptions {
+  /** Extra label wording for this site, from config. */
+  aliases?: LabelAliases;
+}
+
 export const STAT_FIELDS: readonly StatField[] = [
   "uptime30d",
   "avgResponse30d",

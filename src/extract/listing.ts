@@ -1,5 +1,4 @@
 import type { AnyNode, CheerioAPI, Element } from "cheerio";
-import type { ExtractOptions } from "./detail";
 import {
   byName,
   childElements,
@@ -11,7 +10,7 @@ import {
   type PageDom,
   textOwners,
 } from "./dom";
-import { classifyLabel, type LabelAliases, type LabelField } from "./labels";
+import { classifyLabel, type ExtractOptions, type LabelAliases, type LabelField } from "./labels";
 import { findPagination, hasPageMarker } from "./pagination";
 import { findPairs } from "./pairs";
 import type { ListingEntry, ListingPage } from "./types";
@@ -55,12 +54,34 @@ export function extractListing($: CheerioAPI, pageUrl: string, options: ExtractO
   const entries: ListingEntry[] = [];
   if (best) {
     const { group, containers } = best;
+    const fits = repeatedStructure(containers);
     for (const [url, links] of group.byUrl) {
       const container = containers.get(url) ?? links[0];
-      if (container) entries.push(readEntry(dom, url, container, links, options.aliases ?? {}));
+      if (container && fits(container))
+        entries.push(readEntry(dom, url, container, links, options.aliases ?? {}));
     }
   }
   return { entries, listingUrls: pagination.listingUrls, pageInfo: pagination.pageInfo };
+}
+
+/** Where an element sits: its tag and its two parents' tags ("li<ul<main"). */
+function structureOf(el: Element): string {
+  const names = [el.name];
+  for (let p = el.parent; p && names.length < 3; p = p.parent) if (isElement(p)) names.push(p.name);
+  return names.join("<");
+}
+
+/**
+ * When most entries sit in one repeated structure (three or more, at least 60%), a link of the
+ * same URL shape outside it ("/leaderboard" next to root-level "/giftly" entries) is not an
+ * entry. Without such a majority every link of the group is kept.
+ */
+function repeatedStructure(containers: Map<string, Element>): (el: Element) => boolean {
+  const counts = new Map<string, number>();
+  for (const el of containers.values()) counts.set(structureOf(el), (counts.get(structureOf(el)) ?? 0) + 1);
+  const [mode, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+  if (count < 3 || count < 0.6 * containers.size) return () => true;
+  return (el) => structureOf(el) === mode;
 }
 
 /** `<base href>` changes how relative links resolve. */

@@ -49,14 +49,7 @@ export function findPagination(dom: PageDom, pageUrl: string): PaginationScan {
     if (word === "last" && pageInfo) link.page = pageInfo.total;
   }
 
-  const slotted = candidates.find((l) => l.page !== null && slotOf(l.url, l.page) !== null);
-  const template: { url: URL; slot: Slot } | null = slotted?.page
-    ? { url: slotted.url, slot: slotOf(slotted.url, slotted.page) as Slot }
-    : current !== null && slotOf(here, current)
-      ? { url: here, slot: slotOf(here, current) as Slot }
-      : pageInfo
-        ? { url: here, slot: { kind: "query", key: "page" } }
-        : null;
+  const template = pageTemplate(candidates, here, current, pageInfo !== null);
 
   const numbers = candidates.map((l) => l.page ?? 0);
   const total = Math.min(MAX_GENERATED_PAGES, pageInfo?.total ?? Math.max(0, current ?? 0, ...numbers));
@@ -77,6 +70,31 @@ export function findPagination(dom: PageDom, pageUrl: string): PaginationScan {
   return { listingUrls, pageInfo, links: new Set(candidates.map((c) => c.el)) };
 }
 
+interface Template {
+  url: URL;
+  slot: Slot;
+}
+
+/**
+ * How to address page N: from a link whose page number sits in its URL (the site's own
+ * spelling), else from the current URL, else — when the page states "Page N of M" but shows no
+ * pattern — the common `?page=N`.
+ */
+function pageTemplate(
+  links: NumberedLink[],
+  here: URL,
+  current: number | null,
+  stated: boolean,
+): Template | null {
+  for (const link of links) {
+    const slot = link.page !== null ? slotOf(link.url, link.page) : null;
+    if (slot) return { url: link.url, slot };
+  }
+  const slot = current !== null ? slotOf(here, current) : null;
+  if (slot) return { url: here, slot };
+  return stated ? { url: here, slot: { kind: "query", key: "page" } } : null;
+}
+
 function statedPage(dom: PageDom): ListingPage["pageInfo"] {
   const m = PAGE_TEXT.exec(dom.text(dom.body));
   if (!m) return null;
@@ -85,7 +103,8 @@ function statedPage(dom: PageDom): ListingPage["pageInfo"] {
   return current >= 1 && total >= current ? { current, total } : null;
 }
 
-function pageFromUrl(url: URL): number | null {
+/** The page number a listing URL carries (`?page=3`, `/page/3`), if any. */
+export function pageFromUrl(url: URL): number | null {
   for (const [key, value] of url.searchParams)
     if (PAGE_KEYS.test(key) && /^\d+$/.test(value)) return Number(value);
   const m = /\/(?:page|p|pages)\/(\d+)\/?$/i.exec(url.pathname);

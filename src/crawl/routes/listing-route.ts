@@ -1,6 +1,7 @@
 import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
 import type { PageCacheWrite } from "../../catalogue/page-cache";
 import { extractListing } from "../../extract/listing";
+import { pageFromUrl } from "../../extract/pagination";
 import type { ListingPage } from "../../extract/types";
 import { type CrawlSession, pageFingerprint } from "../crawl-session";
 import type { CrawlSettings } from "../settings";
@@ -26,7 +27,12 @@ export function listingRoute(session: CrawlSession, settings: CrawlSettings) {
     if (cachedCopy) session.counts.pagesUnchanged += 1;
     const page = cachedCopy ?? readListing(context, session, settings);
 
-    session.listingPagesRead += 1;
+    // The unnumbered URL a crawl starts from is the first page unless the page says otherwise.
+    const number =
+      page.pageInfo?.current ??
+      pageFromUrl(new URL(request.url)) ??
+      (request.url === session.startUrl ? 1 : null);
+    session.recordListingPageRead(number);
     if (page.pageInfo) {
       session.statedListingPages = Math.max(session.statedListingPages ?? 0, page.pageInfo.total);
     }

@@ -70,6 +70,20 @@ describe("crawling a directory with faults", () => {
     expect(two.status).toBe("listed");
   });
 
+  it("when a guessed URL of a listing page already read fails, then the listing is still complete", async () => {
+    // Page 2 shows no pager at all: its URL pattern makes the extractor guess /dir?page=1, which
+    // this site does not serve, but page 1 was read as /dir.
+    site.set("/dir", miniListing(["p1"], `<a rel="next" href="/dir?page=2">Next</a>`));
+    site.set("/dir?page=2", miniListing(["p2"]));
+    site.set("/s/p1", miniDetail("p1")).set("/s/p2", miniDetail("p2"));
+    const outcome = await crawlOnce(database.db, database.url, site.url("/dir"));
+    expect(site.countRequests("/dir?page=1")).toBe(1);
+    expect(outcome).toMatchObject({
+      status: "completed",
+      counts: { servicesSeen: 2, listingComplete: true },
+    });
+  });
+
   it("when a page is slower than the timeout, then it is retried and finally recorded as failed", async () => {
     site.set("/dir", miniListing(["slow", "fast"]));
     site.set("/s/slow", { body: miniDetail("slow"), delayMs: 2_500 });
