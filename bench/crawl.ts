@@ -27,6 +27,7 @@ function settings(concurrency: number): CrawlSettings {
     respectRobotsTxt: false,
     userAgent: "x402-catalogue-bench/1.0",
     progressIntervalMs: 10_000,
+    extractionThreads: 1,
     labelAliases: () => undefined,
   };
 }

@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { z } from "zod";
+import { sourcesSettingSchema } from "../sources/source-spec";
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
@@ -72,6 +73,11 @@ export const settings = {
     description:
       "Listing URL of an HTML directory to crawl on the schedule (and the default of `npm run crawl`).",
   },
+  SOURCES: {
+    schema: sourcesSettingSchema.optional(),
+    description:
+      'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"}], or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled.',
+  },
   CRAWL_SCHEDULE: {
     schema: cronExpression.default("0 * * * *"),
     description: "Cron expression (UTC) of the scheduled crawl. Default: hourly, on the hour.",
@@ -105,6 +111,16 @@ export const settings = {
     schema: positiveInt(1_000_000).default(2000),
     description: "Most listing pages one crawl follows (a guard against pagination loops).",
   },
+  CRAWL_EXTRACTION_THREADS: {
+    schema: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be between 0 and 16")
+      .max(16, "must be between 0 and 16")
+      .optional(),
+    description:
+      "Worker threads reading pages during a crawl (0: on the main thread). Default: cores − 1, 1 to 4.",
+  },
   CRAWL_RESPECT_ROBOTS_TXT: {
     schema: booleanFlag.default(true),
     description: "Honour the directory's robots.txt.",
@@ -117,6 +133,57 @@ export const settings = {
     schema: z.string().optional(),
     description:
       'JSON map of host to extra label wording, e.g. {"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}.',
+  },
+  PROBE_ENABLED: {
+    schema: booleanFlag.default(true),
+    description:
+      "Live probes of endpoints (one unpaid request each). false: this process neither schedules nor probes.",
+  },
+  PROBE_SCHEDULE: {
+    schema: cronExpression.default("30 * * * *"),
+    description:
+      "Cron expression (UTC) of the probe sweep; it fires once across all processes. Default: hourly at :30.",
+  },
+  PROBE_CONCURRENCY: {
+    schema: positiveInt(500).default(8),
+    description: "Most probes one process (`npm start` or `npm run worker`) has in flight at once.",
+  },
+  PROBE_PER_HOST_PER_MINUTE: {
+    schema: positiveInt(1_000_000).default(60),
+    description:
+      "Probes per minute to one host: sweeps space each host's jobs this far apart, and each process enforces it again.",
+  },
+  PROBE_TIMEOUT_MS: {
+    schema: positiveInt(120_000).default(10_000),
+    description: "Time limit of one probe, redirects and reading the answer included.",
+  },
+  PROBE_MAX_RESPONSE_BYTES: {
+    schema: positiveInt(104_857_600).default(262_144),
+    description: "Most bytes of an answer a probe reads (after decompression); the rest is not read.",
+  },
+  PROBE_ALLOWED_NETWORKS: {
+    schema: z
+      .string()
+      .default("")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((range) => range.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.union([z.cidrv4(), z.cidrv6()], {
+            error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
+          }),
+        ),
+      ),
+    description:
+      "Private, loopback or other non-public ranges that probes may reach anyway (CIDR list). Cloud metadata addresses stay refused.",
+  },
+  PROBE_USER_AGENT: {
+    schema: z.string().min(1).default("x402-catalogue/0.1 (+https://github.com/x402-catalogue; probe)"),
+    description: "User-Agent sent by probes.",
   },
 } as const;
 

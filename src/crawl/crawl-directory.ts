@@ -1,4 +1,5 @@
 import { abandonStaleRuns, finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../catalogue/crawl-runs";
+import { mergeServicesByDomain } from "../catalogue/merge";
 import { loadPageCache, savePageCache } from "../catalogue/page-cache";
 import {
   delistMissing,
@@ -13,6 +14,7 @@ import type { Logger } from "../logging/logger";
 import { tryLockSource } from "../scheduling/source-lock";
 import { CrawlSession } from "./crawl-session";
 import { buildDirectoryCrawler } from "./directory-crawler";
+import { ExtractionPool } from "./extraction/extraction-pool";
 import { reportProgress } from "./progress";
 import { LISTING } from "./routes/labels";
 import { ServiceBatcher } from "./service-batcher";
@@ -90,7 +92,8 @@ async function runLocked(
   );
 
   const batcher = new ServiceBatcher(db, session, logger);
-  const crawler = buildDirectoryCrawler(db, session, settings, batcher, logger);
+  const extraction = new ExtractionPool(settings.extractionThreads);
+  const crawler = buildDirectoryCrawler({ db, session, settings, batcher, extraction }, logger);
   const stopProgress = reportProgress(session, logger, settings.progressIntervalMs);
   // Stored progressively, so a long crawl's findings show up (and survive a crash) as it goes.
   const flusher = setInterval(
@@ -119,6 +122,7 @@ async function runLocked(
   } finally {
     clearInterval(flusher);
     stopProgress();
+    await extraction.close();
     request.signal?.removeEventListener("abort", onAbort);
   }
 
@@ -135,6 +139,9 @@ async function runLocked(
   if (session.counts.listingComplete) {
     session.counts.servicesDelisted = await delistMissing(db, sourceId, listedUrls, observedAt);
   }
+  await mergeServicesByDomain(db).catch((err: unknown) =>
+    logger.warn({ err }, "merging services by domain failed"),
+  );
   await finishCrawlRun(db, run.id, run.startedAt, status, session.counts, message);
   const durationMs = Date.now() - run.startedAt.getTime();
   logger.info({ status, durationMs, ...session.counts }, summaryLine(session, status, durationMs));

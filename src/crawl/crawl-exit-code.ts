@@ -19,3 +19,9 @@ export function crawlExitCode(outcome: CrawlOutcome): number {
       return 1;
   }
 }
+
+/** Several crawls in one command: the most serious outcome decides (aborted, failed, partial, fine). */
+export function combinedExitCode(codes: number[]): number {
+  for (const serious of [130, 1, 3]) if (codes.includes(serious)) return serious;
+  return codes.find((code) => code !== 0) ?? 0;
+}

@@ -5,9 +5,7 @@ import {
   createCheerioRouter,
 } from "@crawlee/cheerio";
 import { MemoryStorage } from "@crawlee/memory-storage";
-import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
-import type { CrawlSession } from "./crawl-session";
 import { crawleeLog } from "./crawlee-log";
 import {
   guardResponse,
@@ -19,24 +17,18 @@ import {
 import { detailRoute, saveFromListing } from "./routes/detail-route";
 import { DETAIL, type DetailUserData, LISTING } from "./routes/labels";
 import { listingRoute } from "./routes/listing-route";
-import type { ServiceBatcher } from "./service-batcher";
-import type { CrawlSettings } from "./settings";
+import type { RouteDeps } from "./routes/route-deps";
 
 /**
  * A CheerioCrawler for one run over one directory: a router with a handler per page label,
  * in-memory request storage of its own (runs never share a queue), politeness limits, retries
  * with backoff, and failure accounting into the session.
  */
-export function buildDirectoryCrawler(
-  db: Database,
-  session: CrawlSession,
-  settings: CrawlSettings,
-  batcher: ServiceBatcher,
-  logger: Logger,
-) {
+export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
+  const { db, session, settings } = deps;
   const router = createCheerioRouter();
-  router.addHandler(LISTING, listingRoute(session, settings));
-  router.addHandler<DetailUserData>(DETAIL, detailRoute(db, session, settings, batcher));
+  router.addHandler(LISTING, listingRoute(deps));
+  router.addHandler<DetailUserData>(DETAIL, detailRoute(deps));
 
   const storage = new MemoryStorage({ persistStorage: false, writeMetadata: false });
   const configuration = new Configuration({

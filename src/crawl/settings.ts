@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { Config } from "../config/config";
 import type { LabelAliases } from "../extract/labels";
 
@@ -14,6 +15,8 @@ export interface CrawlSettings {
   respectRobotsTxt: boolean;
   userAgent: string;
   progressIntervalMs: number;
+  /** Worker threads that extract and normalise pages; 0 reads them on the crawler's thread. */
+  extractionThreads: number;
   /** Extra label wording per host (SITE_OVERRIDES). */
   labelAliases: (host: string) => LabelAliases | undefined;
 }
@@ -44,6 +47,8 @@ export function crawlSettingsFromConfig(config: Config): CrawlSettings {
     respectRobotsTxt: config.CRAWL_RESPECT_ROBOTS_TXT,
     userAgent: config.CRAWL_USER_AGENT,
     progressIntervalMs: 10_000,
+    extractionThreads:
+      config.CRAWL_EXTRACTION_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     labelAliases: (host) => overrides[host]?.labels,
   };
 }

@@ -1,6 +1,8 @@
 import { type CrawlOutcome, crawlDirectory } from "../../src/crawl/crawl-directory";
 import type { CrawlSettings } from "../../src/crawl/settings";
 import type { Database } from "../../src/db/prisma-client";
+import { crawlBazaar } from "../../src/sources/bazaar/crawl-bazaar";
+import type { FeedSettings } from "../../src/sources/bazaar/fetch-feed";
 import { testLogger } from "./logger";
 
 /** Fast, still polite-shaped settings for crawling fixture sites on loopback. */
@@ -16,6 +18,7 @@ export function testCrawlSettings(overrides: Partial<CrawlSettings> = {}): Crawl
     respectRobotsTxt: true,
     userAgent: "x402-catalogue-test/1.0",
     progressIntervalMs: 60_000,
+    extractionThreads: 0,
     labelAliases: () => undefined,
     ...overrides,
   };
@@ -29,6 +32,26 @@ export function crawlOnce(
 ): Promise<CrawlOutcome> {
   return crawlDirectory(
     { db, databaseUrl, logger: testLogger, settings: testCrawlSettings(settings) },
+    { url, trigger: "manual" },
+  );
+}
+
+/** One crawl of a fixture discovery feed, with small pages so a few items span several. */
+export function crawlFeedOnce(
+  db: Database,
+  databaseUrl: string,
+  url: string,
+  feed: Partial<FeedSettings> = {},
+  settings: Partial<CrawlSettings> = {},
+): Promise<CrawlOutcome> {
+  return crawlBazaar(
+    {
+      db,
+      databaseUrl,
+      logger: testLogger,
+      settings: testCrawlSettings(settings),
+      feed: { pageSize: 3, ...feed },
+    },
     { url, trigger: "manual" },
   );
 }

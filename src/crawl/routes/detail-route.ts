@@ -2,27 +2,19 @@ import type { CheerioCrawlingContext } from "@crawlee/cheerio";
 import { serviceFingerprint } from "../../catalogue/service-fingerprint";
 import { type KnownService, saveListingOnlyService } from "../../catalogue/service-writes";
 import type { Database } from "../../db/prisma-client";
-import { extractDetail } from "../../extract/detail";
-import { normaliseServiceDetail } from "../../normalise/service";
 import { parseDomain } from "../../normalise/values";
 import { type CrawlSession, pageFingerprint } from "../crawl-session";
-import type { ServiceBatcher } from "../service-batcher";
-import type { CrawlSettings } from "../settings";
 import type { DetailUserData } from "./labels";
 import { statusOf, validatorsOf } from "./response";
+import type { RouteDeps } from "./route-deps";
 
 /**
  * A detail page: extract → normalise → store, unless nothing changed. Unchanged is decided as
  * cheaply as possible: a 304, then the same bytes as last time, then the same normalised content.
  */
-export function detailRoute(
-  db: Database,
-  session: CrawlSession,
-  settings: CrawlSettings,
-  batcher: ServiceBatcher,
-) {
+export function detailRoute({ db, session, settings, batcher, extraction }: RouteDeps) {
   return async (context: CheerioCrawlingContext<DetailUserData>) => {
-    const { request, response, body, $ } = context;
+    const { request, response, body } = context;
     const { detailUrl, entry } = request.userData;
     const known = session.known.get(detailUrl);
     const status = statusOf(response);
@@ -43,8 +35,16 @@ export function detailRoute(
 
     session.counts.pagesFetched += 1;
     const pageUrl = request.loadedUrl ?? request.url;
-    const raw = extractDetail($, pageUrl, { aliases: settings.labelAliases(new URL(pageUrl).host) });
-    const { service, problems } = normaliseServiceDetail(raw, pageUrl, entry, { now: new Date() });
+    const read = await extraction.run({
+      kind: "detail",
+      html: body.toString(),
+      pageUrl,
+      aliases: settings.labelAliases(new URL(pageUrl).host),
+      listing: entry,
+      readAt: Date.now(),
+    });
+    if (read.kind !== "detail") throw new Error("extraction answered a detail page with a listing");
+    const { service, problems } = read.detail;
     session.recordValueProblems(problems);
     const name = service.name ?? entry.name ?? service.domain ?? detailUrl;
     const contentHash = serviceFingerprint({ ...service, name });

@@ -1,20 +1,20 @@
 import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
 import type { PageCacheWrite } from "../../catalogue/page-cache";
-import { extractListing } from "../../extract/listing";
 import { pageFromUrl } from "../../extract/pagination";
 import type { ListingPage } from "../../extract/types";
-import { type CrawlSession, pageFingerprint } from "../crawl-session";
-import type { CrawlSettings } from "../settings";
+import { pageFingerprint } from "../crawl-session";
 import { canonicalPageUrl, sameHost } from "../url-identity";
 import { DETAIL, type DetailUserData, LISTING } from "./labels";
 import { statusOf, validatorsOf } from "./response";
+import type { RouteDeps } from "./route-deps";
 
 /**
  * A listing page: every service on it is queued for its detail page, and every other listing
  * page it reveals is queued under this same label. An unchanged page (304, or the same bytes)
  * is not parsed again: what it yielded last time is in the page cache.
  */
-export function listingRoute(session: CrawlSession, settings: CrawlSettings) {
+export function listingRoute(deps: RouteDeps) {
+  const { session, settings } = deps;
   return async (context: CheerioCrawlingContext) => {
     const { request, response, log } = context;
     const status = statusOf(response);
@@ -25,7 +25,7 @@ export function listingRoute(session: CrawlSession, settings: CrawlSettings) {
       throw new Error(`304 for ${request.url} without a cached copy; retrying without validators`);
     }
     if (cachedCopy) session.counts.pagesUnchanged += 1;
-    const page = cachedCopy ?? readListing(context, session, settings);
+    const page = cachedCopy ?? (await readListing(context, deps));
 
     // The unnumbered URL a crawl starts from is the first page unless the page says otherwise.
     const number =
@@ -64,12 +64,11 @@ export function listingRoute(session: CrawlSession, settings: CrawlSettings) {
   };
 }
 
-function readListing(
+async function readListing(
   context: CheerioCrawlingContext,
-  session: CrawlSession,
-  settings: CrawlSettings,
-): ListingPage {
-  const { request, response, body, $ } = context;
+  { session, settings, extraction }: RouteDeps,
+): Promise<ListingPage> {
+  const { request, response, body } = context;
   const url = request.loadedUrl ?? request.url;
   const fingerprint = pageFingerprint(body);
   const cached = session.pageCache.get(request.url);
@@ -79,7 +78,14 @@ function readListing(
     return previous;
   }
   session.counts.pagesFetched += 1;
-  const page = extractListing($, url, { aliases: settings.labelAliases(new URL(url).host) });
+  const read = await extraction.run({
+    kind: "listing",
+    html: body.toString(),
+    pageUrl: url,
+    aliases: settings.labelAliases(new URL(url).host),
+  });
+  if (read.kind !== "listing") throw new Error("extraction answered a listing page with a detail");
+  const { page } = read;
   session.rememberPage({
     url: request.url,
     ...validatorsOf(response),

@@ -19,7 +19,10 @@ describe.each(MARKUPS)("crawling the $id fixture directory", (markup) => {
   });
 
   it("when crawled, then every service is found once, complete, and nothing else is", async () => {
-    const outcome = await crawlOnce(database.db, database.url, `${site.origin}${markup.listingPath(1)}`);
+    // Through a worker thread, as production reads pages.
+    const outcome = await crawlOnce(database.db, database.url, `${site.origin}${markup.listingPath(1)}`, {
+      extractionThreads: 1,
+    });
     expect(outcome).toMatchObject({
       status: "completed",
       counts: { servicesNew: SERVICES.length, pagesFailed: 0 },

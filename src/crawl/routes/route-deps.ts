@@ -1,0 +1,14 @@
+import type { Database } from "../../db/prisma-client";
+import type { CrawlSession } from "../crawl-session";
+import type { ExtractionPool } from "../extraction/extraction-pool";
+import type { ServiceBatcher } from "../service-batcher";
+import type { CrawlSettings } from "../settings";
+
+/** What the request handlers of one crawl run share. */
+export interface RouteDeps {
+  db: Database;
+  session: CrawlSession;
+  settings: CrawlSettings;
+  batcher: ServiceBatcher;
+  extraction: ExtractionPool;
+}
