@@ -6,9 +6,16 @@ const MAX_RETRY_DELAY_MS = 30_000;
 
 type Context = Pick<CheerioCrawlingContext, "request" | "response">;
 
-/** Names the product in every request, and asks the directory for politeness-friendly compression. */
+/**
+ * Names the product in every request. got-scraping would otherwise generate a browser-like header
+ * set per request (costly, and pointless for a crawler that says who it is).
+ */
 export function identifyCrawler(settings: CrawlSettings) {
-  return (_context: Context, gotOptions: { headers?: Record<string, string | string[] | undefined> }) => {
+  return (
+    _context: Context,
+    gotOptions: { headers?: Record<string, string | string[] | undefined>; useHeaderGenerator?: boolean },
+  ) => {
+    gotOptions.useHeaderGenerator = false;
     gotOptions.headers = {
       ...gotOptions.headers,
       "user-agent": settings.userAgent,
