@@ -1,25 +1,23 @@
-// `npm run crawl -- [URL]`: one crawl of URL (or DIRECTORY_URL), then exit. For system cron or a
-// Kubernetes CronJob; see crawlExitCode for what the exit code means.
+// `npm run crawl -- [--kind bazaar|html_directory] [URL]`: one crawl of URL (or of every configured
+// source, one after another), then exit. For system cron or a Kubernetes CronJob; see
+// crawlExitCode for what the exit code means (several sources: the most serious outcome).
 import { loadConfig } from "../src/config/config";
-import { crawlDirectory } from "../src/crawl/crawl-directory";
-import { crawlExitCode } from "../src/crawl/crawl-exit-code";
+import { combinedExitCode, crawlExitCode } from "../src/crawl/crawl-exit-code";
 import { crawlSettingsFromConfig } from "../src/crawl/settings";
 import { createPrismaClient } from "../src/db/prisma-client";
 import { createLogger } from "../src/logging/logger";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { Shutdown } from "../src/runtime/shutdown";
+import { CRAWL_USAGE, parseCrawlArgs } from "../src/sources/crawl-args";
+import { crawlSource } from "../src/sources/crawl-source";
 
 await runCli(async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  const url = process.argv[2] ?? config.DIRECTORY_URL;
-  if (!url) {
-    console.error("usage: npm run crawl -- <directory listing URL>   (or set DIRECTORY_URL)");
-    return 2;
-  }
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    console.error(`not an http(s) URL: ${url}`);
+  const request = parseCrawlArgs(process.argv.slice(2), config);
+  if ("error" in request) {
+    console.error(`${request.error}\n${CRAWL_USAGE}`);
     return 2;
   }
   const shutdown = new Shutdown(logger);
@@ -31,11 +29,13 @@ await runCli(async () => {
   process.once("SIGINT", () => shutdown.abort());
   process.once("SIGTERM", () => shutdown.abort());
   try {
-    const outcome = await crawlDirectory(
-      { db, databaseUrl: server.url, logger, settings: crawlSettingsFromConfig(config) },
-      { url, trigger: "manual", signal: shutdown.signal },
-    );
-    return crawlExitCode(outcome);
+    const deps = { db, databaseUrl: server.url, logger, settings: crawlSettingsFromConfig(config) };
+    const codes: number[] = [];
+    for (const source of request.sources) {
+      if (shutdown.signal.aborted) break;
+      codes.push(crawlExitCode(await crawlSource(deps, source, "manual", shutdown.signal)));
+    }
+    return shutdown.signal.aborted ? 130 : combinedExitCode(codes);
   } finally {
     await shutdown.close();
   }

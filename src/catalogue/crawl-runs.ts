@@ -1,5 +1,5 @@
 import type { Database } from "../db/prisma-client";
-import type { CrawlStatus } from "../generated/prisma/enums";
+import type { CrawlStatus, SourceKind } from "../generated/prisma/enums";
 
 export interface CrawlCounts {
   listingComplete: boolean;
@@ -89,4 +89,21 @@ export async function recordCrawlErrors(
       message: e.message.slice(0, 2000),
     })),
   });
+}
+
+/** Which of these sources (by kind and base URL) had a run start at or after `since`, as "kind baseUrl" keys. */
+export async function sourcesCrawledSince(
+  db: Database,
+  sources: { kind: SourceKind; baseUrl: string }[],
+  since: Date,
+): Promise<Set<string>> {
+  if (sources.length === 0) return new Set();
+  const rows = await db.source.findMany({
+    where: {
+      OR: sources.map(({ kind, baseUrl }) => ({ kind, baseUrl })),
+      crawlRuns: { some: { startedAt: { gte: since } } },
+    },
+    select: { kind: true, baseUrl: true },
+  });
+  return new Set(rows.map((r) => `${r.kind} ${r.baseUrl}`));
 }

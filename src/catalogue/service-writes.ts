@@ -3,7 +3,9 @@ import type { Database } from "../db/prisma-client";
 import type { Prisma } from "../generated/prisma/client";
 import type { ServiceStatus } from "../generated/prisma/enums";
 import type { NormalisedService, NormalisedStats } from "../normalise/service";
+import type { PaymentOption } from "../payments/types";
 import { type PageCacheWrite, savePageCache } from "./page-cache";
+import { replaceListingPaymentOptions } from "./payment-options";
 import { refreshServiceSearch } from "./search-index";
 
 type Transaction = Prisma.TransactionClient;
@@ -24,6 +26,11 @@ export interface ServiceWrite {
   observedAt: Date;
   /** The detail page's validators, saved with the data so a cached fingerprint never runs ahead of it. */
   page: PageCacheWrite | null;
+  /**
+   * What the source says each endpoint accepts, parallel to `service.endpoints` (a discovery feed's
+   * `accepts`). Undefined: the source says nothing about payment, stored options stay as they are.
+   */
+  listingPaymentOptions?: PaymentOption[][];
 }
 
 export async function loadKnownServices(db: Database, sourceId: string): Promise<Map<string, KnownService>> {
@@ -50,6 +57,7 @@ export async function saveServices(
       const ids = await upsertServiceRows(tx, sourceId, writes);
       const rows = writes.map((w) => ({ write: w, id: ids.get(w.detailUrl)! }));
       await replaceEndpoints(tx, rows);
+      await replaceListingPaymentOptions(tx, sourceId, rows.flatMap(paymentOptionsOf));
       await replaceTags(tx, rows);
       await recordStats(tx, rows);
       await refreshServiceSearch(tx, [...ids.values()]);
@@ -100,6 +108,17 @@ async function upsertServiceRows(
 interface Row {
   write: ServiceWrite;
   id: string;
+}
+
+function paymentOptionsOf({ write, id }: Row) {
+  const options = write.listingPaymentOptions;
+  if (options === undefined) return [];
+  const endpoints = write.service.endpoints.map((e, i) => ({
+    method: e.method,
+    url: e.url,
+    options: options[i] ?? [],
+  }));
+  return [{ serviceId: id, observedAt: write.observedAt, endpoints }];
 }
 
 /** Endpoints are a set keyed by method + URL: rows that stay keep their id (probes refer to it). */
