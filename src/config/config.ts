@@ -126,7 +126,7 @@ export const settings = {
     description: "Honour the directory's robots.txt.",
   },
   CRAWL_USER_AGENT: {
-    schema: z.string().min(1).default("x402-catalogue/0.1 (+https://github.com/x402-catalogue; crawler)"),
+    schema: z.string().min(1).default("x402-catalogue/0.1 (x402 service catalogue crawler)"),
     description: "User-Agent sent by the crawler.",
   },
   SITE_OVERRIDES: {
