@@ -1,4 +1,4 @@
-import { abandonStaleRuns, finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../catalogue/crawl-runs";
+import { finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../catalogue/crawl-runs";
 import { mergeServicesByDomain } from "../catalogue/merge";
 import { loadPageCache, savePageCache } from "../catalogue/page-cache";
 import {
@@ -7,13 +7,12 @@ import {
   loadKnownServices,
   markListed,
 } from "../catalogue/service-writes";
-import { ensureSource } from "../catalogue/sources";
 import type { Database } from "../db/prisma-client";
 import type { CrawlStatus } from "../generated/prisma/enums";
 import type { Logger } from "../logging/logger";
-import { tryLockSource } from "../scheduling/source-lock";
 import { CrawlSession } from "./crawl-session";
 import { buildDirectoryCrawler } from "./directory-crawler";
+import { crawlExclusively } from "./exclusive-crawl";
 import { ExtractionPool } from "./extraction/extraction-pool";
 import { reportProgress } from "./progress";
 import { LISTING } from "./routes/labels";
@@ -52,24 +51,11 @@ export type CrawlOutcome =
  * only if the whole listing was read, delist what the directory no longer shows.
  * Never runs twice at once for a source, across every process sharing the database.
  */
-export async function crawlDirectory(deps: CrawlDependencies, request: CrawlRequest): Promise<CrawlOutcome> {
-  const { db, logger } = deps;
+export function crawlDirectory(deps: CrawlDependencies, request: CrawlRequest): Promise<CrawlOutcome> {
   const startUrl = canonicalPageUrl(request.url);
-  const source = await ensureSource(db, "html_directory", startUrl);
-  const lock = await tryLockSource(deps.databaseUrl, source.id);
-  if (!lock) {
-    const reason = `a crawl of ${startUrl} is already running (another process holds its lock); skipping this one`;
-    logger.warn({ source: startUrl }, reason);
-    return { status: "skipped", reason };
-  }
-  try {
-    const abandoned = await abandonStaleRuns(db, source.id);
-    if (abandoned > 0)
-      logger.warn({ source: startUrl, runs: abandoned }, "marked runs of a dead process as aborted");
-    return await runLocked(deps, request, source.id, startUrl);
-  } finally {
-    await lock.release();
-  }
+  return crawlExclusively(deps, "html_directory", startUrl, (sourceId) =>
+    runLocked(deps, request, sourceId, startUrl),
+  );
 }
 
 async function runLocked(

@@ -1,9 +1,4 @@
-import {
-  abandonStaleRuns,
-  finishCrawlRun,
-  recordCrawlErrors,
-  startCrawlRun,
-} from "../../catalogue/crawl-runs";
+import { finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../../catalogue/crawl-runs";
 import { mergeServicesByDomain } from "../../catalogue/merge";
 import {
   delistMissing,
@@ -11,12 +6,11 @@ import {
   loadKnownServices,
   markListed,
 } from "../../catalogue/service-writes";
-import { ensureSource } from "../../catalogue/sources";
 import type { CrawlDependencies, CrawlOutcome, CrawlRequest } from "../../crawl/crawl-directory";
 import { CrawlSession } from "../../crawl/crawl-session";
+import { crawlExclusively } from "../../crawl/exclusive-crawl";
 import type { CrawlStatus } from "../../generated/prisma/enums";
 import type { Logger } from "../../logging/logger";
-import { tryLockSource } from "../../scheduling/source-lock";
 import { feedSettingsFrom } from "./feed-settings";
 import { feedBaseUrl } from "./feed-url";
 import {
@@ -43,27 +37,9 @@ const PROGRESS_EVERY_PAGES = 20;
  * feed was read, delist this feed's services that are gone. Same lock, run record and outcome
  * as a directory crawl, so schedules, health and exit codes treat both alike.
  */
-export async function crawlBazaar(
-  deps: BazaarCrawlDependencies,
-  request: CrawlRequest,
-): Promise<CrawlOutcome> {
-  const { db, logger } = deps;
+export function crawlBazaar(deps: BazaarCrawlDependencies, request: CrawlRequest): Promise<CrawlOutcome> {
   const feedUrl = feedBaseUrl(request.url);
-  const source = await ensureSource(db, "bazaar", feedUrl);
-  const lock = await tryLockSource(deps.databaseUrl, source.id);
-  if (!lock) {
-    const reason = `a crawl of ${feedUrl} is already running (another process holds its lock); skipping this one`;
-    logger.warn({ source: feedUrl }, reason);
-    return { status: "skipped", reason };
-  }
-  try {
-    const abandoned = await abandonStaleRuns(db, source.id);
-    if (abandoned > 0)
-      logger.warn({ source: feedUrl, runs: abandoned }, "marked runs of a dead process as aborted");
-    return await runLocked(deps, request, source.id, feedUrl);
-  } finally {
-    await lock.release();
-  }
+  return crawlExclusively(deps, "bazaar", feedUrl, (sourceId) => runLocked(deps, request, sourceId, feedUrl));
 }
 
 async function runLocked(
