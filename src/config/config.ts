@@ -182,7 +182,7 @@ export const settings = {
       "Private, loopback or other non-public ranges that probes may reach anyway (CIDR list). Cloud metadata addresses stay refused.",
   },
   PROBE_USER_AGENT: {
-    schema: z.string().min(1).default("x402-catalogue/0.1 (+https://github.com/x402-catalogue; probe)"),
+    schema: z.string().min(1).default("x402-catalogue/0.1 (x402 endpoint probe)"),
     description: "User-Agent sent by probes.",
   },
 } as const;

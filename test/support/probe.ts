@@ -1,0 +1,44 @@
+import type { ProbeDeps } from "../../src/probe/probe-endpoint";
+import { type HostResolver, systemResolver } from "../../src/probe/resolve-target";
+import type { ProbeSettings } from "../../src/probe/settings";
+import { AddressPolicy } from "../../src/probe/ssrf-guard";
+
+export const TEST_USER_AGENT = "x402-catalogue-test/1.0 (probe)";
+
+/**
+ * Fast settings for fixture endpoints. Only 127.0.0.1 is reachable: fixtures listen there, while
+ * 127.0.0.2 (and every private range) stays refused, so a refused redirect can be proven unsent.
+ */
+export function testProbeSettings(overrides: Partial<ProbeSettings> = {}): ProbeSettings {
+  return {
+    enabled: true,
+    // Never fires during a test run (1 January, 00:00 UTC); tests ask for sweeps themselves.
+    schedule: "0 0 1 1 *",
+    concurrency: 4,
+    perHostPerMinute: 1_000_000,
+    timeoutMs: 2_000,
+    maxResponseBytes: 64 * 1024,
+    maxRedirects: 3,
+    allowedNetworks: ["127.0.0.1/32"],
+    userAgent: TEST_USER_AGENT,
+    pollingIntervalSeconds: 0.5,
+    ...overrides,
+  };
+}
+
+/** Made-up names (*.fixture.test) resolve to chosen addresses; everything else as usual. */
+export function fixtureResolver(names: Record<string, string>): HostResolver {
+  return async (hostname) => {
+    const address = names[hostname];
+    if (address === undefined) return systemResolver(hostname);
+    return [{ address, family: address.includes(":") ? 6 : 4 }];
+  };
+}
+
+export function testProbeDeps(
+  overrides: Partial<ProbeSettings> = {},
+  names: Record<string, string> = {},
+): ProbeDeps {
+  const settings = testProbeSettings(overrides);
+  return { settings, policy: new AddressPolicy(settings.allowedNetworks), resolve: fixtureResolver(names) };
+}
