@@ -5,66 +5,113 @@ import { Prisma } from "../generated/prisma/client";
  * span services, tags and endpoints), so whoever changes a service, its endpoints or its tags
  * calls refreshServiceSearch afterwards, in the same transaction when there is one.
  *
- * Service document (`services.search_vector`), weighted so ts_rank puts name and tags first:
+ * Service document (`service_search.document`), weighted so ts_rank puts name and tags first:
  *   A name + tags · B domain (also split into words) + category · C description + endpoint descriptions
- * Endpoint document (`endpoints.search_vector`):
+ * Endpoint document (`endpoint_search.document`):
  *   A endpoint description · B URL path words + service name · C service category + method
- * `search_text` holds the same words lower-cased and unaccented, for pg_trgm typo matching.
  * `catalogue_search` is English stemming after unaccent (see the catalogue_search migration).
+ * service_search also keeps the service's tags and endpoints as the API shows them, so a page of
+ * services reads one row per service instead of running two subqueries per service.
+ * The documents' words also go to `search_terms`, the vocabulary that misspelt query words are
+ * corrected against (text-search.ts).
  */
 
 /** Prisma client or transaction: the writer may call this inside its own transaction. */
 export type SearchIndexWriter = Pick<Prisma.TransactionClient, "$executeRaw">;
 
-/** "/v1/quotes/{symbol}?x=1" → " v1 quotes symbol x 1": path segments become searchable words. */
+/** "https://x.test/v1/quotes/{symbol}?x=1" → " v1 quotes symbol x 1": path segments become words. */
 const endpointPathWords = Prisma.sql`regexp_replace(
   regexp_replace(e.url, '^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*', ''), '[^[:alnum:]]+', ' ', 'g')`;
 
+/** "api.weather.test" → "api.weather.test api weather test": the host and its parts. */
+const domainWords = Prisma.sql`coalesce(s.domain, '') || ' ' || regexp_replace(coalesce(s.domain, ''), '[^[:alnum:]]+', ' ', 'g')`;
+
+const tagText = Prisma.sql`coalesce((SELECT string_agg(t.tag, ' ' ORDER BY t.tag)
+  FROM service_tags t WHERE t.service_id = s.id), '')`;
+
+const endpointText = Prisma.sql`coalesce((SELECT string_agg(e.description, ' ' ORDER BY e.position, e.id)
+  FROM endpoints e WHERE e.service_id = s.id), '')`;
+
+/** The service's tags as the API shows them: sorted. `service` is the alias of its services row. */
+export function serviceTags(service: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`ARRAY(SELECT t.tag FROM service_tags t WHERE t.service_id = ${service}.id ORDER BY t.tag)`;
+}
+
+/** The service's endpoints as the API shows them: [{method, url, description}] in page order. */
+export function serviceEndpoints(service: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`coalesce((
+    SELECT jsonb_agg(jsonb_build_object('method', e.method, 'url', e.url, 'description', e.description)
+                     ORDER BY e.position, e.id)
+    FROM endpoints e WHERE e.service_id = ${service}.id), '[]'::jsonb)`;
+}
+
 function refreshServices(scope: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
-    UPDATE services AS s
-    SET search_vector =
-          setweight(to_tsvector('catalogue_search', coalesce(s.name, '') || ' ' || doc.tags), 'A')
-       || setweight(to_tsvector('catalogue_search', doc.domain_words || ' ' || coalesce(s.category, '')), 'B')
-       || setweight(to_tsvector('catalogue_search', coalesce(s.description, '') || ' ' || doc.endpoint_text), 'C'),
-        search_text = lower(unaccent(concat_ws(' ',
-          s.name, doc.tags, doc.domain_words, s.category, s.description, doc.endpoint_text)))
-    FROM (
-      SELECT x.id,
-        coalesce(x.domain, '') || ' ' || regexp_replace(coalesce(x.domain, ''), '[^[:alnum:]]+', ' ', 'g')
-          AS domain_words,
-        coalesce((SELECT string_agg(t.tag, ' ' ORDER BY t.tag) FROM service_tags t WHERE t.service_id = x.id), '')
-          AS tags,
-        coalesce((SELECT string_agg(e.description, ' ' ORDER BY e.position, e.id)
-                  FROM endpoints e WHERE e.service_id = x.id), '') AS endpoint_text
-      FROM services x
-      WHERE ${scope}
-    ) AS doc
-    WHERE s.id = doc.id`;
+    INSERT INTO service_search (service_id, document, tags, endpoints, updated_at)
+    SELECT s.id,
+         setweight(to_tsvector('catalogue_search', s.name || ' ' || ${tagText}), 'A')
+      || setweight(to_tsvector('catalogue_search', ${domainWords} || ' ' || coalesce(s.category, '')), 'B')
+      || setweight(to_tsvector('catalogue_search', coalesce(s.description, '') || ' ' || ${endpointText}), 'C'),
+      ${serviceTags(Prisma.sql`s`)}, ${serviceEndpoints(Prisma.sql`s`)}, now()
+    FROM services s
+    WHERE ${scope}
+    ORDER BY s.id
+    ON CONFLICT (service_id) DO UPDATE SET document = EXCLUDED.document, tags = EXCLUDED.tags,
+      endpoints = EXCLUDED.endpoints, updated_at = EXCLUDED.updated_at`;
 }
 
 function refreshEndpoints(scope: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
-    UPDATE endpoints AS e
-    SET search_vector =
-          setweight(to_tsvector('catalogue_search', coalesce(e.description, '')), 'A')
-       || setweight(to_tsvector('catalogue_search', ${endpointPathWords} || ' ' || s.name), 'B')
-       || setweight(to_tsvector('catalogue_search', coalesce(s.category, '') || ' ' || e.method), 'C'),
-        search_text = lower(unaccent(concat_ws(' ', e.description, ${endpointPathWords}, s.name, s.category)))
-    FROM services AS s
-    WHERE s.id = e.service_id AND ${scope}`;
+    INSERT INTO endpoint_search (endpoint_id, document, updated_at)
+    SELECT e.id,
+         setweight(to_tsvector('catalogue_search', coalesce(e.description, '')), 'A')
+      || setweight(to_tsvector('catalogue_search', ${endpointPathWords} || ' ' || s.name), 'B')
+      || setweight(to_tsvector('catalogue_search', coalesce(s.category, '') || ' ' || e.method), 'C'),
+      now()
+    FROM endpoints e JOIN services s ON s.id = e.service_id
+    WHERE ${scope}
+    ORDER BY e.id
+    ON CONFLICT (endpoint_id) DO UPDATE SET document = EXCLUDED.document, updated_at = EXCLUDED.updated_at`;
 }
 
-/** Rebuilds the search documents of these services and of all their endpoints. */
+/** Adds the documents' words to the vocabulary. */
+function addTerms(scope: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO search_terms (term)
+    SELECT DISTINCT word FROM (
+      SELECT regexp_split_to_table(lower(unaccent(concat_ws(' ', s.name, ${domainWords}, s.category, s.description,
+               ${tagText}))), '[^[:alnum:]]+') AS word
+      FROM services s WHERE ${scope}
+      UNION ALL
+      SELECT regexp_split_to_table(lower(unaccent(concat_ws(' ', e.description, ${endpointPathWords}))), '[^[:alnum:]]+')
+      FROM endpoints e JOIN services s ON s.id = e.service_id WHERE ${scope}
+    ) AS words
+    WHERE length(word) BETWEEN 3 AND 40
+    ORDER BY word
+    ON CONFLICT (term) DO NOTHING`;
+}
+
+/**
+ * Rebuilds the search documents of these services and of all their endpoints (an endpoint's
+ * document holds its service's name and category). Documents of deleted services and endpoints
+ * go with them (ON DELETE CASCADE). Every upsert runs in key order, so concurrent writers take
+ * their row locks in the same order and cannot deadlock.
+ */
 export async function refreshServiceSearch(db: SearchIndexWriter, serviceIds: string[]): Promise<void> {
   if (serviceIds.length === 0) return;
-  const ids = [...new Set(serviceIds)];
-  await db.$executeRaw(refreshServices(Prisma.sql`x.id = ANY(${ids}::uuid[])`));
-  await db.$executeRaw(refreshEndpoints(Prisma.sql`s.id = ANY(${ids}::uuid[])`));
+  const scope = Prisma.sql`s.id = ANY(${[...new Set(serviceIds)]}::uuid[])`;
+  await db.$executeRaw(refreshServices(scope));
+  await db.$executeRaw(refreshEndpoints(scope));
+  await db.$executeRaw(addTerms(scope));
 }
 
-/** Rebuilds every search document (after a change of the document definition, or a bulk load). */
+/**
+ * Rebuilds every search document and the vocabulary from scratch (after a bulk load, or a change
+ * of the document definition); also drops words no service uses any more.
+ */
 export async function refreshAllSearch(db: SearchIndexWriter): Promise<void> {
   await db.$executeRaw(refreshServices(Prisma.sql`TRUE`));
   await db.$executeRaw(refreshEndpoints(Prisma.sql`TRUE`));
+  await db.$executeRaw`DELETE FROM search_terms`;
+  await db.$executeRaw(addTerms(Prisma.sql`TRUE`));
 }

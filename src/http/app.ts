@@ -1,20 +1,38 @@
+import compression from "compression";
+import cors from "cors";
 import express, { type Express } from "express";
 import type { Database } from "../db/prisma-client";
+import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
+import { catalogueRouter } from "./routes/catalogue";
+import { docsRouter } from "./routes/docs";
+import { endpointsRouter } from "./routes/endpoints";
+import { exportsRouter } from "./routes/exports";
+import { servicesRouter } from "./routes/services";
 
 export interface AppDependencies {
   db: Database;
+  /** Plain pg pool for the read API's SQL and the CSV cursors (see src/db/read-pool.ts). */
+  pool: ReadPool;
   logger: Logger;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
-export function createApp({ db, logger }: AppDependencies): Express {
+export function createApp({ db, pool, logger }: AppDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
+  app.use(compression());
+  // Read-only and public: any origin may GET; preflight OPTIONS requests are answered here (204).
+  app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
   app.use(healthRouter(db));
+  app.use(servicesRouter(pool));
+  app.use(exportsRouter(pool));
+  app.use(endpointsRouter(pool));
+  app.use(catalogueRouter(pool));
+  app.use(docsRouter());
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

@@ -1,11 +1,14 @@
 import type { Config } from "../config/config";
-import { crawlDirectory } from "../crawl/crawl-directory";
 import { crawlSettingsFromConfig } from "../crawl/settings";
 import { createPrismaClient, type Database } from "../db/prisma-client";
+import { createReadPool } from "../db/read-pool";
 import { createApp } from "../http/app";
 import { listen } from "../http/server";
 import type { Logger } from "../logging/logger";
-import { scheduleJob } from "../scheduling/crawl-schedule";
+import { probeSettingsFromConfig } from "../probe/settings";
+import { startProbing } from "../probe/start-probing";
+import { configuredSources } from "../sources/configured-sources";
+import { scheduleSourceCrawls } from "../sources/schedule-sources";
 import { openDatabaseServer } from "./database";
 import type { Shutdown } from "./shutdown";
 
@@ -26,23 +29,25 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("database server", () => server.stop());
   const db = createPrismaClient(server.url);
   shutdown.register("database client", () => db.$disconnect());
-  const http = await listen(createApp({ db, logger }), config.PORT, config.HOST);
+  const pool = createReadPool(server.url, 10, logger);
+  shutdown.register("read pool", () => pool.end());
+  const http = await listen(createApp({ db, pool, logger }), config.PORT, config.HOST);
   shutdown.register("http server", () => http.close());
-  if (config.DIRECTORY_URL) {
-    const url = config.DIRECTORY_URL;
-    const deps = { db, databaseUrl: server.url, logger, settings: crawlSettingsFromConfig(config) };
-    const job = scheduleJob(
-      "crawl",
-      config.CRAWL_SCHEDULE,
-      async (signal) => {
-        await crawlDirectory(deps, { url, trigger: "schedule", signal });
-      },
-      logger,
-    );
-    shutdown.register("crawl schedule", () => job.stop());
-  } else {
-    logger.info("no DIRECTORY_URL set: no crawl is scheduled (`npm run crawl -- URL` crawls once)");
-  }
+  const crawls = scheduleSourceCrawls(
+    { db, databaseUrl: server.url, logger, settings: crawlSettingsFromConfig(config) },
+    configuredSources(config),
+    config.CRAWL_SCHEDULE,
+    logger,
+  );
+  shutdown.register("crawl schedule", () => crawls.stop());
+  const probing = await startProbing({
+    db,
+    databaseUrl: server.url,
+    settings: probeSettingsFromConfig(config),
+    logger,
+    runWorker: true,
+  });
+  shutdown.register("probing", () => probing.stop());
   logger.info(
     { port: http.port, host: config.HOST, embeddedDatabase: server.embedded, ms: Date.now() - started },
     `x402 catalogue listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${http.port}`,

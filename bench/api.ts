@@ -1,0 +1,241 @@
+// API benchmark: a synthetic catalogue (10,000 services, 50,000 endpoints, 500,000 history rows)
+// in an embedded Postgres; five representative queries, each alone (1 connection) and under load
+// (10 connections), next to a bare Express JSON route (the limit of this machine); then the CSV
+// exports' rows/s and peak memory growth.
+// Standalone: `npx tsx bench/api.ts [seconds per load run] [connections]`.
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import express from "express";
+import { refreshAllSearch } from "../src/catalogue/search-index";
+import { createReadPool } from "../src/db/read-pool";
+import { createApp } from "../src/http/app";
+import { listen } from "../src/http/server";
+import { BENCH_CATALOGUE, generateCatalogue } from "./api-catalogue";
+import { type LoadResult, load, streamCsv } from "./api-load";
+import { benchDatabase, benchLogger, markdownTable, peakRssGrowthMb } from "./support";
+
+export interface QueryRow {
+  query: string;
+  /** Mean `total` of the query's variants: how many items each one matches. */
+  matches: number;
+  alone: LoadResult;
+  loaded: LoadResult;
+  percentOfBare: number;
+}
+
+export interface CsvRow {
+  export: string;
+  rows: number;
+  megabytes: number;
+  seconds: number;
+  rowsPerSecond: number;
+  peakRssGrowthMb: number;
+}
+
+export interface ApiBenchmark {
+  queries: QueryRow[];
+  csv: CsvRow[];
+  markdown: string;
+}
+
+const BARE = "bare Express JSON route";
+
+/** Each query cycles through a few variants, so no single plan or page is measured alone. */
+function scenarios(serviceIds: string[]): Array<{ query: string; paths: string[] }> {
+  const q = (text: string) => encodeURIComponent(text);
+  return [
+    {
+      query: "text search",
+      paths: [
+        "weather forecast",
+        "stock price",
+        "image caption",
+        "translate text",
+        "crypto wallet",
+        "flight hotel",
+      ].map((text) => `/v1/services?q=${q(text)}`),
+    },
+    {
+      query: "text + filters",
+      paths: [
+        "/v1/services?q=weather&category=Weather&min_uptime=90&max_response_ms=1000",
+        "/v1/services?q=price&tag=finance&min_volume=100",
+        "/v1/services?q=image&method=POST&min_tx=10&sort=volume",
+        `/v1/services?q=${q("token swap")}&min_payers=5&status=all`,
+      ],
+    },
+    {
+      query: "filters, sorted by volume",
+      paths: [
+        "/v1/services",
+        "/v1/services?category=Finance&min_uptime=95",
+        "/v1/services?tag=crypto&method=GET",
+        "/v1/services?min_volume=5000&max_response_ms=800&offset=50",
+      ],
+    },
+    {
+      query: "endpoint search",
+      paths: ["forecast", "transcribe audio", "geocode address", "token price", "generate image"].map(
+        (text) => `/v1/endpoints?q=${q(text)}`,
+      ),
+    },
+    { query: "service detail", paths: serviceIds.map((id) => `/v1/services/${id}`) },
+  ];
+}
+
+/** Checks every variant answers 200 and returns the mean number of items they match. */
+async function meanMatches(baseUrl: string, paths: string[]): Promise<number> {
+  let sum = 0;
+  for (const p of paths) {
+    const response = await fetch(baseUrl + p);
+    if (response.status !== 200) throw new Error(`${p}: HTTP ${response.status} ${await response.text()}`);
+    const body = (await response.json()) as { total?: number };
+    sum += body.total ?? 1;
+  }
+  return sum / paths.length;
+}
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+function report(queries: QueryRow[], csv: CsvRow[], setup: string[], connections: number): string {
+  const queryTable = markdownTable(
+    [
+      "query",
+      "matches",
+      "p50 ms alone",
+      "p99 ms alone",
+      `p50 ms, ${connections} conn.`,
+      `p99 ms, ${connections} conn.`,
+      "req/s",
+      "% of bare",
+    ],
+    queries.map((r) => [
+      r.query,
+      r.query === BARE ? "–" : Math.round(r.matches),
+      fixed(r.alone.p50Ms),
+      fixed(r.alone.p99Ms),
+      fixed(r.loaded.p50Ms),
+      fixed(r.loaded.p99Ms),
+      Math.round(r.loaded.requestsPerSecond),
+      fixed(r.percentOfBare),
+    ]),
+  );
+  const csvTable = markdownTable(
+    ["export", "rows", "MB", "seconds", "rows/s", "peak RSS growth MB"],
+    csv.map((r) => [
+      r.export,
+      r.rows,
+      fixed(r.megabytes),
+      fixed(r.seconds, 2),
+      Math.round(r.rowsPerSecond),
+      fixed(r.peakRssGrowthMb),
+    ]),
+  );
+  return [
+    "## API benchmark",
+    "",
+    ...setup.map((line) => `- ${line}`),
+    "",
+    queryTable,
+    "",
+    csvTable,
+    "",
+    "Targets: p99 ≤ 25 ms; search throughput ≥ 40% of the bare route; CSV ≥ 100,000 rows/s with ≤ 100 MB memory growth.",
+  ].join("\n");
+}
+
+export async function runApiBenchmark(durationSeconds = 10, connections = 10): Promise<ApiBenchmark> {
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const database = await benchDatabase();
+  const pool = createReadPool(database.url, connections, benchLogger);
+  const servers: Array<{ close(): Promise<void> }> = [];
+  try {
+    let started = performance.now();
+    await generateCatalogue(database.url);
+    const generateSeconds = (performance.now() - started) / 1000;
+    started = performance.now();
+    await refreshAllSearch(database.db);
+    await pool.query("VACUUM ANALYZE");
+    const indexSeconds = (performance.now() - started) / 1000;
+
+    const api = await listen(createApp({ db: database.db, pool, logger: benchLogger }), 0, "127.0.0.1");
+    servers.push(api);
+    const bareApp = express();
+    bareApp.get("/bare", (_req, res) => {
+      res.json({ items: [], has_more: false, total: 0 });
+    });
+    const bare = await listen(bareApp, 0, "127.0.0.1");
+    servers.push(bare);
+    const apiUrl = `http://127.0.0.1:${api.port}`;
+
+    const { rows: sample } = await pool.query<{ id: string }>(
+      "SELECT id::text FROM services WHERE status = 'listed' ORDER BY md5(id::text) LIMIT 200",
+    );
+    const aloneSeconds = Math.max(2, Math.round(durationSeconds / 2));
+    const measure = async (baseUrl: string, paths: string[]) => {
+      await load(baseUrl, paths, { connections, durationSeconds: 2 }); // warm-up, not reported
+      return {
+        alone: await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds }),
+        loaded: await load(baseUrl, paths, { connections, durationSeconds }),
+      };
+    };
+    const bareResult = await measure(`http://127.0.0.1:${bare.port}`, ["/bare"]);
+    const queries: QueryRow[] = [{ query: BARE, matches: 0, percentOfBare: 100, ...bareResult }];
+    for (const scenario of scenarios(sample.map((r) => r.id))) {
+      const matches = await meanMatches(apiUrl, scenario.paths);
+      const result = await measure(apiUrl, scenario.paths);
+      queries.push({
+        query: scenario.query,
+        matches,
+        percentOfBare: (100 * result.loaded.requestsPerSecond) / bareResult.loaded.requestsPerSecond,
+        ...result,
+      });
+    }
+
+    const csv: CsvRow[] = [];
+    for (const [name, url] of [
+      ["history.csv (all history)", `${apiUrl}/v1/history.csv`],
+      ["services.csv (all statuses)", `${apiUrl}/v1/services.csv?status=all`],
+    ] as const) {
+      const { result, peakGrowthMb } = await peakRssGrowthMb(() => streamCsv(url));
+      csv.push({
+        export: name,
+        rows: result.records - 1,
+        megabytes: result.bytes / 1024 / 1024,
+        seconds: result.seconds,
+        rowsPerSecond: (result.records - 1) / result.seconds,
+        peakRssGrowthMb: peakGrowthMb,
+      });
+    }
+
+    const setup = [
+      `Catalogue: ${BENCH_CATALOGUE.services.toLocaleString("en")} services, ` +
+        `${(BENCH_CATALOGUE.services * BENCH_CATALOGUE.endpointsPerService).toLocaleString("en")} endpoints, ` +
+        `${(BENCH_CATALOGUE.services * BENCH_CATALOGUE.historyPerService).toLocaleString("en")} history rows ` +
+        `(generated in ${fixed(generateSeconds)} s, search documents built in ${fixed(indexSeconds)} s).`,
+      `Load: autocannon in a worker thread against the in-process app on 127.0.0.1; per query ${aloneSeconds} s ` +
+        `with 1 connection ("alone"), then ${durationSeconds} s with ${connections}, after a 2 s warm-up. ` +
+        "Matches: mean total of the query's variants. Embedded Postgres 17, durable settings.",
+      "CSV: downloaded by a separate process; peak RSS growth of the benchmark process (the server), sampled every 20 ms.",
+      `Machine: ${os.cpus().length} CPUs shared with Postgres and the load generator; 1-minute load average ` +
+        `${fixed(loadBefore)} before the run and ${fixed(os.loadavg()[0] ?? 0)} after (other processes count too).`,
+      "Command: `npx tsx bench/api.ts` (or `npm run bench`).",
+    ];
+    const markdown = report(queries, csv, setup, connections);
+    const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
+    await mkdir(resultsDir, { recursive: true });
+    await writeFile(path.join(resultsDir, "api.md"), `${markdown}\n`);
+    return { queries, csv, markdown };
+  } finally {
+    for (const server of servers.reverse()) await server.close();
+    await pool.end();
+    await database.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await runApiBenchmark(Number(process.argv[2] ?? 10), Number(process.argv[3] ?? 10));
+  console.log(result.markdown);
+}

@@ -1,0 +1,20 @@
+// `npm run bench`: every benchmark in one run, on loopback, printed as markdown tables (and
+// written to bench/results/). Timing goals live here, never in tests.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runApiBenchmark } from "./api";
+import { runCrawlBenchmark } from "./crawl";
+import { runProbeBenchmark } from "./probe";
+
+const sections: string[] = [];
+sections.push(await runCrawlBenchmark());
+console.log(sections.at(-1));
+sections.push((await runApiBenchmark()).markdown);
+console.log(sections.at(-1));
+sections.push(await runProbeBenchmark());
+console.log(sections.at(-1));
+
+const results = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
+await mkdir(results, { recursive: true });
+await writeFile(path.join(results, "all.md"), `${sections.join("\n\n")}\n`);

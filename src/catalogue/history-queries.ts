@@ -1,0 +1,97 @@
+import { queryRows, type ReadPool } from "../db/read-pool";
+import { Prisma } from "../generated/prisma/client";
+import { completePage, type Page, type Paging } from "./paging";
+import { decimalText, whereAll } from "./sql";
+
+/** A window of time: history rows whose observed interval overlaps it are kept. */
+export interface HistoryWindow {
+  from?: Date;
+  to?: Date;
+}
+
+export interface HistoryRecord {
+  observedFrom: Date;
+  observedTo: Date;
+  uptime30d: number | null;
+  avgResponseMs30d: number | null;
+  volumeUsdc30d: string | null;
+  txCount30d: number | null;
+  payerCount30d: number | null;
+  infoUpdatedAt: Date | null;
+}
+
+function windowConditions(window: HistoryWindow): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  if (window.from) where.push(Prisma.sql`h.observed_to >= ${window.from.toISOString()}::timestamptz`);
+  if (window.to) where.push(Prisma.sql`h.observed_from <= ${window.to.toISOString()}::timestamptz`);
+  return where;
+}
+
+export async function serviceExists(pool: ReadPool, id: string): Promise<boolean> {
+  const rows = await queryRows(pool, Prisma.sql`SELECT 1 FROM services WHERE id = ${id}::uuid`);
+  return rows.length > 0;
+}
+
+/** The service's history, oldest first; null when there is no such service. */
+export async function getServiceHistory(
+  pool: ReadPool,
+  serviceId: string,
+  window: HistoryWindow,
+  paging: Paging,
+): Promise<Page<HistoryRecord> | null> {
+  const where = whereAll([Prisma.sql`h.service_id = ${serviceId}::uuid`, ...windowConditions(window)]);
+  const [exists, rows] = await Promise.all([
+    serviceExists(pool, serviceId),
+    queryRows<HistoryRecord>(
+      pool,
+      Prisma.sql`
+        SELECT h.observed_from AS "observedFrom", h.observed_to AS "observedTo", h.uptime_30d AS "uptime30d",
+          h.avg_response_ms_30d AS "avgResponseMs30d", ${decimalText(Prisma.sql`h.volume_usdc_30d`)} AS "volumeUsdc30d",
+          h.tx_count_30d AS "txCount30d", h.payer_count_30d AS "payerCount30d",
+          h.info_updated_at AS "infoUpdatedAt"
+        FROM stats_snapshots h
+        WHERE ${where}
+        ORDER BY h.observed_from ASC, h.id ASC
+        LIMIT ${paging.limit} OFFSET ${paging.offset}`,
+    ),
+  ]);
+  if (!exists) return null;
+  return completePage(rows, paging, async () => {
+    const [count] = await queryRows<{ total: number }>(
+      pool,
+      Prisma.sql`SELECT count(*)::int AS total FROM stats_snapshots h WHERE ${where}`,
+    );
+    return count?.total ?? 0;
+  });
+}
+
+export const HISTORY_EXPORT_COLUMNS = [
+  "service_id",
+  "observed_from",
+  "observed_to",
+  "uptime_30d",
+  "avg_response_ms_30d",
+  "volume_usdc_30d",
+  "tx_count_30d",
+  "payer_count_30d",
+  "info_updated_at",
+] as const;
+
+/**
+ * History of one service or of all, by service then oldest first (the index order: no sort), as
+ * CSV cells for cursorBatches (which turns the timestamps into ISO text). Numbers come as text:
+ * the CSV writes text anyway, and parsing then printing 2.5 million numbers is a measurable cost.
+ */
+export function historyExportQuery(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
+  const where = whereAll([
+    ...(serviceId === undefined ? [] : [Prisma.sql`h.service_id = ${serviceId}::uuid`]),
+    ...windowConditions(window),
+  ]);
+  return Prisma.sql`
+    SELECT h.service_id::text, h.observed_from, h.observed_to,
+      h.uptime_30d::text, h.avg_response_ms_30d::text, ${decimalText(Prisma.sql`h.volume_usdc_30d`)},
+      h.tx_count_30d::text, h.payer_count_30d::text, h.info_updated_at
+    FROM stats_snapshots h
+    WHERE ${where}
+    ORDER BY h.service_id, h.observed_from, h.id`;
+}

@@ -1,0 +1,23 @@
+import { Prisma } from "../generated/prisma/client";
+
+/** Conditions joined with AND; no condition at all is TRUE. */
+export function whereAll(conditions: Prisma.Sql[]): Prisma.Sql {
+  return conditions.length === 0 ? Prisma.sql`TRUE` : Prisma.join(conditions, " AND ");
+}
+
+export type SortDirection = "asc" | "desc";
+
+/** Only ever one of two keywords: directions come from an allow-list, never from the request text. */
+export function direction(order: SortDirection): Prisma.Sql {
+  return order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+}
+
+/** ISO 8601 in UTC with milliseconds, formatted by Postgres (for JSON built in SQL). */
+export function isoText(column: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** A decimal as its exact text without trailing zeros ("12.5", not "12.500000"). */
+export function decimalText(column: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`trim_scale(${column})::text`;
+}

@@ -1,0 +1,137 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } from "../schemas/catalogue";
+import { errorBodySchema, noQuery } from "../schemas/common";
+import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
+import {
+  historyExportQuery,
+  historyListSchema,
+  historyQuery,
+  serviceExportQuery,
+  serviceIdParams,
+  serviceListQuery,
+  serviceListSchema,
+  serviceSchema,
+} from "../schemas/services";
+
+/**
+ * OpenAPI 3.1, generated from the very zod schemas that validate the requests and describe the
+ * answers, so the document cannot drift from the code.
+ */
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: errorBodySchema } },
+});
+
+const jsonResponse = (description: string, schema: z.ZodType) => ({
+  200: { description, content: { "application/json": { schema } } },
+  400: errorResponse("A parameter is invalid or unknown; the message names it and what is allowed."),
+});
+
+const csvResponse = (description: string) => ({
+  200: {
+    description,
+    content: { "text/csv": { schema: z.string().meta({ description: "RFC 4180 CSV with a header row." }) } },
+  },
+  400: errorResponse("A parameter is invalid or unknown; the message names it and what is allowed."),
+});
+
+const notFound = { 404: errorResponse("No service has this id.") };
+
+function routes(): RouteConfig[] {
+  return [
+    {
+      method: "get",
+      path: "/v1/services",
+      summary: "Search and filter services",
+      description:
+        "Listed services by default. Text search (q) ranks name and tags above description; filters combine " +
+        "with AND; paging is stable (ties broken by id).",
+      request: { query: serviceListQuery },
+      responses: jsonResponse("A page of services.", serviceListSchema),
+    },
+    {
+      method: "get",
+      path: "/v1/services/{id}",
+      summary: "One service",
+      request: { params: serviceIdParams, query: noQuery },
+      responses: { ...jsonResponse("The service, listed or delisted.", serviceSchema), ...notFound },
+    },
+    {
+      method: "get",
+      path: "/v1/services/{id}/history",
+      summary: "History of a service's figures",
+      description: "Oldest first. from/to keep the intervals that overlap them.",
+      request: { params: serviceIdParams, query: historyQuery },
+      responses: { ...jsonResponse("A page of history intervals.", historyListSchema), ...notFound },
+    },
+    {
+      method: "get",
+      path: "/v1/endpoints",
+      summary: "Search endpoints of listed services",
+      request: { query: endpointListQuery },
+      responses: jsonResponse("A page of endpoints, most relevant first.", endpointListSchema),
+    },
+    {
+      method: "get",
+      path: "/v1/categories",
+      summary: "Categories with their count of listed services",
+      request: { query: pagingQuery },
+      responses: jsonResponse("Most used first.", categoryListSchema),
+    },
+    {
+      method: "get",
+      path: "/v1/tags",
+      summary: "Tags with their count of listed services",
+      request: { query: pagingQuery },
+      responses: jsonResponse("Most used first.", tagListSchema),
+    },
+    {
+      method: "get",
+      path: "/v1/crawls",
+      summary: "Recent crawl runs with their counts and errors",
+      request: { query: pagingQuery },
+      responses: jsonResponse("Newest first.", crawlRunListSchema),
+    },
+    {
+      method: "get",
+      path: "/v1/services.csv",
+      summary: "Export services as CSV",
+      description:
+        "The list's filters and sort, every matching row (no paging). Tags are joined by |, endpoints by line " +
+        "('METHOD URL'). Cells starting with = + - @ tab or CR are prefixed with ' (formula injection).",
+      request: { query: serviceExportQuery },
+      responses: csvResponse("services.csv, streamed."),
+    },
+    {
+      method: "get",
+      path: "/v1/history.csv",
+      summary: "Export history as CSV",
+      description: "By service, oldest first. Without service_id, the history of every service.",
+      request: { query: historyExportQuery },
+      responses: { ...csvResponse("history.csv, streamed."), ...notFound },
+    },
+  ];
+}
+
+let document: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
+
+export function openApiDocument() {
+  if (document) return document;
+  const registry = new OpenAPIRegistry();
+  for (const route of routes()) registry.registerPath(route);
+  document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "x402 catalogue API",
+      version: "1.0.0",
+      description:
+        "The catalogue of pay-per-call (x402) services. JSON with snake_case fields, ISO 8601 timestamps, " +
+        "amounts as decimal strings. Lists answer { items, has_more, total } and page with offset and limit. " +
+        "Errors answer { statusCode, message, error }. Unknown query parameters are refused.",
+    },
+    servers: [{ url: "/" }],
+  });
+  return document;
+}

@@ -1,0 +1,85 @@
+import { Router } from "express";
+import type { z } from "zod";
+import { getServiceHistory } from "../../catalogue/history-queries";
+import { getService, listServices, type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
+import type { ReadPool } from "../../db/read-pool";
+import { HttpError } from "../errors";
+import { methodNotAllowed, sendCacheable } from "../responses";
+import { noQuery } from "../schemas/common";
+import {
+  historyQuery,
+  type serviceExportQuery,
+  serviceIdParams,
+  serviceListQuery,
+} from "../schemas/services";
+import { historyJson, listJson, serviceJson } from "../serialisers";
+import { parseInput } from "../validation";
+
+type ServiceFilterQuery = z.output<typeof serviceExportQuery>;
+
+/** Query parameters (snake_case) to catalogue filters; shared with services.csv. */
+export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
+  return {
+    q: query.q,
+    category: query.category,
+    tags: query.tag,
+    method: query.method,
+    domain: query.domain,
+    minUptime: query.min_uptime,
+    maxResponseMs: query.max_response_ms,
+    minVolume: query.min_volume,
+    minTx: query.min_tx,
+    minPayers: query.min_payers,
+    updatedSince: query.updated_since,
+    status: query.status,
+  };
+}
+
+export function notFound(id: string): HttpError {
+  return new HttpError(404, `No service with id ${id}`);
+}
+
+export function servicesRouter(pool: ReadPool): Router {
+  const router = Router();
+
+  router
+    .route("/v1/services")
+    .get(async (req, res) => {
+      const query = parseInput(serviceListQuery, req.query, "query");
+      const page = await listServices(
+        pool,
+        serviceFilters(query),
+        serviceOrder(query.q, query.sort, query.order),
+        {
+          offset: query.offset,
+          limit: query.limit,
+        },
+      );
+      sendCacheable(res, listJson(page, serviceJson));
+    })
+    .all(methodNotAllowed);
+
+  router
+    .route("/v1/services/:id")
+    .get(async (req, res) => {
+      const { id } = parseInput(serviceIdParams, req.params, "path");
+      parseInput(noQuery, req.query, "query");
+      const service = await getService(pool, id);
+      if (!service) throw notFound(id);
+      sendCacheable(res, serviceJson(service));
+    })
+    .all(methodNotAllowed);
+
+  router
+    .route("/v1/services/:id/history")
+    .get(async (req, res) => {
+      const { id } = parseInput(serviceIdParams, req.params, "path");
+      const query = parseInput(historyQuery, req.query, "query");
+      const page = await getServiceHistory(pool, id, query, { offset: query.offset, limit: query.limit });
+      if (!page) throw notFound(id);
+      sendCacheable(res, listJson(page, historyJson));
+    })
+    .all(methodNotAllowed);
+
+  return router;
+}

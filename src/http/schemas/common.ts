@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+/**
+ * Building blocks of the query schemas. Query values arrive as text (an array when repeated).
+ * Numbers are converted only when the whole text is a plain decimal number, so "", "12abc",
+ * "0x10" or "1e3" are refused instead of silently meaning 0, 16 or 1000. Every message says
+ * what is allowed; validation.ts prefixes the parameter's name.
+ */
+
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+function numberFromText(value: unknown): unknown {
+  return typeof value === "string" && PLAIN_NUMBER.test(value.trim()) ? Number(value) : value;
+}
+
+export function integerParam(min: number, max: number) {
+  const allowed = `must be a whole number from ${min} to ${max}`;
+  return z.preprocess(
+    numberFromText,
+    z.number({ error: allowed }).int(allowed).min(min, allowed).max(max, allowed),
+  );
+}
+
+export function numberParam(min: number, max: number) {
+  const allowed = `must be a number from ${min} to ${max}`;
+  return z.preprocess(numberFromText, z.number({ error: allowed }).min(min, allowed).max(max, allowed));
+}
+
+/** Free text given once: trimmed, non-empty, bounded, and without NUL (Postgres refuses it). */
+export function textParam(maxLength: number) {
+  return z
+    .string({ error: "must be given once, as text" })
+    .trim()
+    .min(1, "must not be empty")
+    .max(maxLength, `must be at most ${maxLength} characters`)
+    .refine((text) => !text.includes("\u0000"), "must not contain NUL characters");
+}
+
+export function enumParam<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(", ")}` });
+}
+
+/** A date-time with offset, or a date meaning its midnight UTC. */
+export const dateTimeParam = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: "must be an ISO 8601 date or date-time, such as 2026-01-31 or 2026-01-31T12:00:00Z",
+  })
+  .transform((text) => new Date(text));
+
+/** USDC amounts are compared as decimals in SQL, never as floats: validated as decimal text. */
+export const decimalParam = z
+  .string({ error: "must be given once, as a decimal number" })
+  .regex(/^\d{1,32}(?:\.\d{1,6})?$/, "must be a decimal number such as 1000 or 0.5 (at most 6 decimals)");
+
+/** Repeatable: `?tag=a&tag=b` arrives as an array, `?tag=a` as text; both become an array. */
+export function repeatableParam(item: z.ZodType<string>, maxCount: number) {
+  return z.preprocess(
+    (value) => (typeof value === "string" ? [value] : value),
+    z
+      .array(item, { error: "must be text (repeat the parameter for more values)" })
+      .max(maxCount, `may be given at most ${maxCount} times`),
+  );
+}
+
+/** Answers that take no query parameter still refuse unknown ones. */
+export const noQuery = z.strictObject({});
+
+export const serviceIdParam = z.guid({ error: "must be a service id (a UUID)" });
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+
+/** The paging parameters of every list, as the merchant API has them. */
+export const pagingParams = {
+  offset: integerParam(0, 1_000_000_000).default(0).meta({ description: "Items to skip (default 0)." }),
+  limit: integerParam(1, MAX_LIMIT)
+    .default(DEFAULT_LIMIT)
+    .meta({ description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
+};
+
+export const errorBodySchema = z
+  .strictObject({
+    statusCode: z.number().int().meta({ example: 400 }),
+    message: z.string().meta({ example: 'limit: must be a whole number from 1 to 200 (got "500")' }),
+    error: z.string().meta({ example: "Bad Request" }),
+  })
+  .meta({ id: "Error", description: "The one error body of the API." });
+
+/** `{ items, has_more, total }`, the list answer of the merchant API plus the total. */
+export function listSchema<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .strictObject({
+      items: z.array(item),
+      has_more: z.boolean().meta({ description: "True when items exist after this page." }),
+      total: z.number().int().meta({ description: "Items matching, over all pages." }),
+    })
+    .meta({ id });
+}
+
+export const isoTimestamp = z.iso.datetime().meta({ description: "ISO 8601, UTC." });
+export const decimalString = z
+  .string()
+  .regex(/^\d+(?:\.\d+)?$/)
+  .meta({ description: "Exact decimal amount as a string.", example: "1250.5" });

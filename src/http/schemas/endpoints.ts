@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { listSchema, pagingParams, textParam } from "./common";
+import { methodParam } from "./services";
+
+export const endpointListQuery = z.strictObject({
+  q: textParam(200)
+    .optional()
+    .meta({
+      description:
+        "What the endpoint does: searched in its description, URL path, method and its service's name and " +
+        "category (stemmed; similar words when nothing matches).",
+      example: "weather forecast",
+    }),
+  method: methodParam.optional().meta({ description: "HTTP method." }),
+  category: textParam(200).optional().meta({ description: "The service's category, any case." }),
+  ...pagingParams,
+});
+
+export const endpointHitSchema = z
+  .strictObject({
+    service_id: z.guid(),
+    service_name: z.string(),
+    domain: z.string().nullable(),
+    method: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+  })
+  .meta({ id: "EndpointHit", description: "An endpoint of a listed service." });
+
+export const endpointListSchema = listSchema(endpointHitSchema, "EndpointList");

@@ -1,0 +1,100 @@
+import type { CrawlRunRecord } from "../catalogue/crawl-run-queries";
+import type { EndpointHit } from "../catalogue/endpoint-queries";
+import type { HistoryRecord } from "../catalogue/history-queries";
+import type { Page } from "../catalogue/paging";
+import type { ServiceRecord } from "../catalogue/service-queries";
+import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
+
+/** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
+
+const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+
+export function listJson<T, J>(page: Page<T>, item: (record: T) => J) {
+  return { items: page.items.map(item), has_more: page.hasMore, total: page.total };
+}
+
+export function serviceJson(service: ServiceRecord) {
+  return {
+    id: service.id,
+    name: service.name,
+    domain: service.domain,
+    description: service.description,
+    category: service.category,
+    tags: service.tags,
+    endpoints: service.endpoints.map((e) => ({ method: e.method, url: e.url, description: e.description })),
+    uptime_30d: service.uptime30d,
+    avg_response_ms_30d: service.avgResponseMs30d,
+    info_updated_at: iso(service.infoUpdatedAt),
+    volume_usdc_30d: service.volumeUsdc30d,
+    tx_count_30d: service.txCount30d,
+    payer_count_30d: service.payerCount30d,
+    status: service.status,
+    first_seen_at: service.firstSeenAt.toISOString(),
+    last_seen_at: service.lastSeenAt.toISOString(),
+    source_url: service.sourceUrl,
+  };
+}
+
+export function historyJson(record: HistoryRecord) {
+  return {
+    observed_from: record.observedFrom.toISOString(),
+    observed_to: record.observedTo.toISOString(),
+    uptime_30d: record.uptime30d,
+    avg_response_ms_30d: record.avgResponseMs30d,
+    volume_usdc_30d: record.volumeUsdc30d,
+    tx_count_30d: record.txCount30d,
+    payer_count_30d: record.payerCount30d,
+    info_updated_at: iso(record.infoUpdatedAt),
+  };
+}
+
+export function endpointHitJson(hit: EndpointHit) {
+  return {
+    service_id: hit.serviceId,
+    service_name: hit.serviceName,
+    domain: hit.domain,
+    method: hit.method,
+    url: hit.url,
+    description: hit.description,
+  };
+}
+
+export const categoryJson = (count: TaxonomyCount) => ({
+  category: count.value,
+  service_count: count.serviceCount,
+});
+export const tagJson = (count: TaxonomyCount) => ({ tag: count.value, service_count: count.serviceCount });
+
+export function crawlRunJson(run: CrawlRunRecord) {
+  return {
+    id: run.id,
+    source_kind: run.sourceKind,
+    source_url: run.sourceUrl,
+    status: run.status,
+    trigger: run.trigger,
+    started_at: run.startedAt.toISOString(),
+    finished_at: iso(run.finishedAt),
+    duration_ms: run.durationMs,
+    listing_complete: run.listingComplete,
+    pages_fetched: run.pagesFetched,
+    pages_failed: run.pagesFailed,
+    pages_unchanged: run.pagesUnchanged,
+    services_seen: run.servicesSeen,
+    services_new: run.servicesNew,
+    services_updated: run.servicesUpdated,
+    services_unchanged: run.servicesUnchanged,
+    services_delisted: run.servicesDelisted,
+    value_problems: run.valueProblems,
+    message: run.message,
+    error_count: run.errorCount,
+    errors: run.errors.map((e) => ({
+      kind: e.kind,
+      url: e.url,
+      status_code: e.statusCode,
+      field: e.field,
+      raw_text: e.rawText,
+      message: e.message,
+      created_at: e.createdAt,
+    })),
+  };
+}

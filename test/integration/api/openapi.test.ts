@@ -1,0 +1,172 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { categoryListSchema, crawlRunListSchema, tagListSchema } from "../../../src/http/schemas/catalogue";
+import { errorBodySchema } from "../../../src/http/schemas/common";
+import { endpointListSchema } from "../../../src/http/schemas/endpoints";
+import { historyListSchema, serviceListSchema, serviceSchema } from "../../../src/http/schemas/services";
+import { createTestApp, type TestApp } from "../../support/app";
+import { seedServices } from "../../support/catalogue";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const OPERATIONS = [
+  "/v1/services",
+  "/v1/services/{id}",
+  "/v1/services/{id}/history",
+  "/v1/endpoints",
+  "/v1/categories",
+  "/v1/tags",
+  "/v1/crawls",
+  "/v1/services.csv",
+  "/v1/history.csv",
+];
+
+/** Every "$ref" in the document, wherever it is. */
+function refs(node: Json, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refs(item, found);
+  else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") found.push(value);
+      else refs(value, found);
+    }
+  }
+  return found;
+}
+
+describe("GET /openapi.json and /docs", () => {
+  let database: TestDatabase;
+  let api: TestApp;
+  let document: JsonObject;
+  let serviceId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    api = createTestApp(database);
+    [serviceId] = await seedServices(database.db, [
+      {
+        name: "Stock Quotes API",
+        domain: "quotes.test",
+        category: "Finance",
+        tags: ["stocks"],
+        endpoints: [{ method: "GET", url: "https://quotes.test/q", description: "Quote" }],
+        volumeUsdc30d: "12.5",
+        uptime30d: 99,
+        infoUpdatedAt: new Date("2026-01-01T00:00:00Z"),
+        history: [
+          { observedFrom: new Date("2026-01-01T00:00:00Z"), observedTo: new Date("2026-01-02T00:00:00Z") },
+        ],
+      },
+    ]);
+    const source = await database.db.source.findFirstOrThrow();
+    const run = await database.db.crawlRun.create({ data: { sourceId: source.id, status: "completed" } });
+    await database.db.crawlError.create({
+      data: { crawlRunId: run.id, kind: "value", url: "http://x", message: "m" },
+    });
+    document = (await request(api.app).get("/openapi.json")).body as JsonObject;
+  });
+  afterAll(async () => {
+    await api.close();
+    await database.drop();
+  });
+
+  it("when the document is read, then it is OpenAPI 3.1 with every operation of the API", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    expect(Object.keys(document.paths as JsonObject).sort()).toEqual([...OPERATIONS].sort());
+  });
+
+  it("when its structure is checked, then every operation, parameter, response and reference is well formed", () => {
+    const components = (document.components as JsonObject).schemas as JsonObject;
+    for (const ref of refs(document)) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(components[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
+    }
+    for (const [path, item] of Object.entries(document.paths as JsonObject)) {
+      expect(Object.keys(item as JsonObject)).toEqual(["get"]);
+      const operation = (item as JsonObject).get as JsonObject;
+      expect(operation.summary, path).toEqual(expect.any(String));
+      const parameters = (operation.parameters ?? []) as JsonObject[];
+      const names = parameters.map((p) => `${p.in}:${p.name}`);
+      expect(new Set(names).size, `${path} duplicate parameters`).toBe(names.length);
+      for (const parameter of parameters) {
+        expect(["query", "path"]).toContain(parameter.in);
+        expect(parameter.schema, `${path} ${parameter.name}`).toEqual(expect.any(Object));
+        if (parameter.in === "path") expect(parameter.required).toBe(true);
+      }
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => `path:${m[1]}`);
+      expect(names.filter((n) => n.startsWith("path:")).sort()).toEqual(templated.sort());
+      const responses = operation.responses as JsonObject;
+      for (const code of Object.keys(responses)) expect(code).toMatch(/^[1-5]\d\d$/);
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "400"]));
+      const badRequest = (responses["400"] as JsonObject).content as JsonObject;
+      expect(((badRequest["application/json"] as JsonObject).schema as JsonObject).$ref).toBe(
+        "#/components/schemas/Error",
+      );
+    }
+  });
+
+  it("when the query parameters are listed, then they are exactly those the API accepts", () => {
+    const names = (path: string) =>
+      ((((document.paths as JsonObject)[path] as JsonObject).get as JsonObject).parameters as JsonObject[])
+        .filter((p) => p.in === "query")
+        .map((p) => p.name);
+    expect(names("/v1/services")).toEqual([
+      "q",
+      "category",
+      "tag",
+      "method",
+      "domain",
+      "min_uptime",
+      "max_response_ms",
+      "min_volume",
+      "min_tx",
+      "min_payers",
+      "updated_since",
+      "status",
+      "sort",
+      "order",
+      "offset",
+      "limit",
+    ]);
+    expect(names("/v1/endpoints")).toEqual(["q", "method", "category", "offset", "limit"]);
+    expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to"]);
+    const limit = (
+      (((document.paths as JsonObject)["/v1/services"] as JsonObject).get as JsonObject)
+        .parameters as JsonObject[]
+    ).find((p) => p.name === "limit");
+    expect(limit?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 200, default: 50 });
+  });
+
+  it("when the API answers, then each answer matches the schema the document was generated from", async () => {
+    const checks: Array<[string, z.ZodType]> = [
+      ["/v1/services", serviceListSchema],
+      ["/v1/services?q=stock&status=all", serviceListSchema],
+      [`/v1/services/${serviceId}`, serviceSchema],
+      [`/v1/services/${serviceId}/history`, historyListSchema],
+      ["/v1/endpoints?q=quote", endpointListSchema],
+      ["/v1/categories", categoryListSchema],
+      ["/v1/tags", tagListSchema],
+      ["/v1/crawls", crawlRunListSchema],
+      ["/v1/services?limit=0", errorBodySchema],
+      ["/v1/services/00000000-0000-4000-8000-000000000000", errorBodySchema],
+    ];
+    for (const [path, schema] of checks) {
+      const response = await request(api.app).get(path);
+      const result = schema.safeParse(response.body);
+      expect(result.success, `${path}: ${result.error?.message}`).toBe(true);
+      expect((response.body as { items?: unknown[] }).items ?? [response.body]).not.toHaveLength(0);
+    }
+  });
+
+  it("when /docs is opened, then a self-contained page documents every operation and parameter", async () => {
+    const response = await request(api.app).get("/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+    for (const path of OPERATIONS) expect(response.text).toContain(`<code>${path}</code>`);
+    expect(response.text).toContain("<code>min_volume</code>");
+    expect(response.text).not.toMatch(/<script|<link|src="http/);
+  });
+});
