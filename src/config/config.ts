@@ -60,6 +60,20 @@ export const settings = {
   },
   HOST: { schema: z.string().min(1).default("0.0.0.0"), description: "Interface the HTTP API listens on." },
   PORT: { schema: port.default(3000), description: "Port of the HTTP API." },
+  API_CACHE_TTL_SECONDS: {
+    schema: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be between 0 and 60")
+      .max(60, "must be between 0 and 60")
+      .default(10),
+    description:
+      "How long the API reuses an answer for the same request (0: never). Answers promise max-age=60.",
+  },
+  API_CACHE_MAX_ENTRIES: {
+    schema: positiveInt(100_000).default(2_000),
+    description: "Most answers the API keeps in its cache (least recently used go first).",
+  },
   LOG_LEVEL: {
     schema: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {

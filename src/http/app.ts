@@ -6,6 +6,8 @@ import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
+import type { ResponseCache } from "./response-cache";
+import { serveCachedResponses } from "./responses";
 import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
@@ -17,10 +19,12 @@ export interface AppDependencies {
   /** Plain pg pool for the read API's SQL and the CSV cursors (see src/db/read-pool.ts). */
   pool: ReadPool;
   logger: Logger;
+  /** Short-lived cache of answers (API_CACHE_TTL_SECONDS); none when omitted (tests). */
+  responseCache?: ResponseCache;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
-export function createApp({ db, pool, logger }: AppDependencies): Express {
+export function createApp({ db, pool, logger, responseCache }: AppDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
@@ -28,6 +32,7 @@ export function createApp({ db, pool, logger }: AppDependencies): Express {
   // Read-only and public: any origin may GET; preflight OPTIONS requests are answered here (204).
   app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
   app.use(healthRouter(db));
+  if (responseCache) app.use(serveCachedResponses(responseCache));
   app.use(servicesRouter(pool));
   app.use(exportsRouter(pool));
   app.use(endpointsRouter(pool));

@@ -1,15 +1,53 @@
-import type { Request, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { HttpError } from "./errors";
+import { type CachedResponse, ResponseCache } from "./response-cache";
 
 /**
  * The catalogue changes when a crawl runs (hourly by default): a minute of client caching costs
- * little freshness. Express adds a weak ETag to every JSON answer and turns a matching
- * If-None-Match into 304 Not Modified.
+ * little freshness. Every JSON answer carries a weak ETag; a matching If-None-Match gets 304.
  */
 const CACHE_CONTROL = "public, max-age=60";
 
+const NO_CACHE = new ResponseCache(0, 0);
+
+function cacheOf(res: Response): ResponseCache {
+  const cache: unknown = res.locals.responseCache;
+  return cache instanceof ResponseCache ? cache : NO_CACHE;
+}
+
+function send(req: Request, res: Response, entry: CachedResponse, state: "hit" | "miss"): void {
+  res.set({
+    "Cache-Control": CACHE_CONTROL,
+    "Content-Type": "application/json; charset=utf-8",
+    ETag: entry.etag,
+    Vary: "Accept-Encoding",
+    "X-Cache": state,
+  });
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  // Compressed once when stored; the compression middleware leaves an encoded answer alone.
+  const gzip = req.acceptsEncodings("gzip") === "gzip";
+  const body = gzip ? entry.gzip : entry.json;
+  if (gzip) res.set("Content-Encoding", "gzip");
+  res.set("Content-Length", String(body.length));
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** Answers a GET with JSON, through the response cache when the app has one. */
 export function sendCacheable(res: Response, body: unknown): void {
-  res.set("Cache-Control", CACHE_CONTROL).json(body);
+  send(res.req, res, cacheOf(res).store(res.req.originalUrl, body), "miss");
+}
+
+/** Serves cached answers before any route runs; routes store theirs through sendCacheable. */
+export function serveCachedResponses(cache: ResponseCache): RequestHandler {
+  return (req, res, next) => {
+    res.locals.responseCache = cache;
+    const entry = req.method === "GET" || req.method === "HEAD" ? cache.get(req.originalUrl) : undefined;
+    if (entry) send(req, res, entry, "hit");
+    else next();
+  };
 }
 
 const ALLOWED_METHODS = "GET, HEAD, OPTIONS";

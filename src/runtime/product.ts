@@ -3,6 +3,7 @@ import { crawlSettingsFromConfig } from "../crawl/settings";
 import { createPrismaClient, type Database } from "../db/prisma-client";
 import { createReadPool } from "../db/read-pool";
 import { createApp } from "../http/app";
+import { ResponseCache } from "../http/response-cache";
 import { listen } from "../http/server";
 import type { Logger } from "../logging/logger";
 import { probeSettingsFromConfig } from "../probe/settings";
@@ -31,7 +32,16 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("database client", () => db.$disconnect());
   const pool = createReadPool(server.url, 10, logger);
   shutdown.register("read pool", () => pool.end());
-  const http = await listen(createApp({ db, pool, logger }), config.PORT, config.HOST);
+  const http = await listen(
+    createApp({
+      db,
+      pool,
+      logger,
+      responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
+    }),
+    config.PORT,
+    config.HOST,
+  );
   shutdown.register("http server", () => http.close());
   const crawls = scheduleSourceCrawls(
     { db, databaseUrl: server.url, logger, settings: crawlSettingsFromConfig(config) },
