@@ -92,6 +92,16 @@ describe("crawling a small directory", () => {
     expect(beta.snapshots.map((s) => s.volumeUsdc30d?.toFixed())).toEqual(["12300", "15000"]);
   });
 
+  it("when a service is renamed, then the same service (same id) carries the new name", async () => {
+    const before = await database.db.service.findFirstOrThrow({ where: { name: "alpha API" } });
+    site.set("/services/alpha", detail("alpha", "$12.3K").replace(/alpha API/g, "Alpha Quotes Pro"));
+    await crawlOnce(database.db, database.url, site.url("/services"));
+    const after = await database.db.service.findUniqueOrThrow({ where: { id: before.id } });
+    expect(after.name).toBe("Alpha Quotes Pro");
+    expect(await database.db.service.count({ where: { name: "alpha API" } })).toBe(0);
+    site.set("/services/alpha", detail("alpha", "$12.3K"));
+  });
+
   it("when a service leaves the listing, then it is delisted, and relisted when it returns", async () => {
     site.set("/services?page=2", listing(["alpha"], PAGER));
     const gone = await crawlOnce(database.db, database.url, site.url("/services"));
