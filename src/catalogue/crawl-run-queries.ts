@@ -1,12 +1,13 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import type { CrawlCounts } from "./crawl-runs";
 import { completePage, type Page, type Paging } from "./paging";
 import { isoText } from "./sql";
 
 /** Errors shown per run; the rest are counted (a broken directory can fail on every page). */
 export const ERRORS_PER_RUN = 20;
 
-export interface CrawlErrorRecord {
+export interface CrawlErrorRow {
   kind: string;
   url: string;
   statusCode: number | null;
@@ -16,7 +17,7 @@ export interface CrawlErrorRecord {
   createdAt: Date;
 }
 
-export interface CrawlRunRecord {
+export interface CrawlRunRecord extends CrawlCounts {
   id: string;
   sourceKind: string;
   sourceUrl: string;
@@ -25,16 +26,6 @@ export interface CrawlRunRecord {
   startedAt: Date;
   finishedAt: Date | null;
   durationMs: number | null;
-  listingComplete: boolean;
-  pagesFetched: number;
-  pagesFailed: number;
-  pagesUnchanged: number;
-  servicesSeen: number;
-  servicesNew: number;
-  servicesUpdated: number;
-  servicesUnchanged: number;
-  servicesDelisted: number;
-  valueProblems: number;
   message: string | null;
   errorCount: number;
   /** The first ERRORS_PER_RUN errors, raw JSON from Postgres (dates as ISO strings). */
