@@ -29,7 +29,7 @@ export interface CrawlRunRecord extends CrawlCounts {
   message: string | null;
   errorCount: number;
   /** The first ERRORS_PER_RUN errors, raw JSON from Postgres (dates as ISO strings). */
-  errors: Array<Omit<CrawlErrorRecord, "createdAt"> & { createdAt: string }>;
+  errors: Array<Omit<CrawlErrorRow, "createdAt"> & { createdAt: string }>;
 }
 
 /** Recent crawl runs, newest first, with their counts and first errors. */
