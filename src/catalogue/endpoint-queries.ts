@@ -1,6 +1,8 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { completePage, type Page, type Paging } from "./paging";
+import { endpointVerifiedCondition } from "./probe-stats";
+import { type PaymentOptionRecord, paymentOptionsOf } from "./service-details";
 import { whereAll } from "./sql";
 import { correctedQuery, type TextQuery, textMatches, textRank, typed } from "./text-search";
 
@@ -13,13 +15,20 @@ export interface EndpointFilters {
 }
 
 export interface EndpointHit {
+  /** The catalogue entry's id (its primary row's), whichever row of the entry lists the endpoint. */
   serviceId: string;
   serviceName: string;
   domain: string | null;
   method: string;
   url: string;
   description: string | null;
+  lastVerifiedAt: Date | null;
+  /** A valid x402 challenge within the last 24 hours. */
+  verified: boolean;
+  paymentOptions: PaymentOptionRecord[];
 }
+
+type EndpointRow = Omit<EndpointHit, "paymentOptions"> & { id: string; total: number | null };
 
 /** Endpoints of listed services only: a delisted service cannot be called. */
 function candidates(filters: EndpointFilters, text: TextQuery | undefined): Prisma.Sql {
@@ -28,8 +37,9 @@ function candidates(filters: EndpointFilters, text: TextQuery | undefined): Pris
   if (filters.category !== undefined) where.push(Prisma.sql`lower(s.category) = lower(${filters.category})`);
   if (text) where.push(textMatches(text));
   return Prisma.sql`
-    SELECT e.id, e.service_id AS "serviceId", s.name AS "serviceName", s.domain, e.method, e.url, e.description,
-      e.position, s.volume_usdc_30d AS volume, ${text ? textRank(text) : Prisma.sql`NULL::real`} AS rank
+    SELECT e.id, coalesce(s.canonical_id, s.id) AS "serviceId", s.name AS "serviceName", s.domain, e.method,
+      e.url, e.description, e.position, e.last_verified_at AS "lastVerifiedAt",
+      coalesce(${endpointVerifiedCondition("e")}, false) AS verified, s.volume_usdc_30d AS volume, ${text ? textRank(text) : Prisma.sql`NULL::real`} AS rank
     FROM endpoints e
     JOIN services s ON s.id = e.service_id
     ${text ? Prisma.sql`JOIN endpoint_search d ON d.endpoint_id = e.id` : Prisma.empty}
@@ -54,15 +64,24 @@ async function endpointPage(
 ): Promise<Page<EndpointHit>> {
   // As for services: a text search counts its matches in the ranking pass.
   const total = text ? Prisma.sql`count(*) OVER ()::int` : Prisma.sql`NULL::int`;
-  const rows = await queryRows<EndpointHit & { total: number | null }>(
+  const rows = await queryRows<EndpointRow>(
     pool,
     Prisma.sql`
-      SELECT c."serviceId", c."serviceName", c.domain, c.method, c.url, c.description, ${total} AS total
+      SELECT c.id, c."serviceId", c."serviceName", c.domain, c.method, c.url, c.description,
+        c."lastVerifiedAt", c.verified, ${total} AS total
       FROM (${candidates(filters, text)}) c
       ${orderBy(text)}
       LIMIT ${paging.limit} OFFSET ${paging.offset}`,
   );
-  const items = rows.map(({ total: _total, ...hit }) => hit);
+  // One query for the options of the whole page.
+  const options = await paymentOptionsOf(
+    pool,
+    rows.map((row) => row.id),
+  );
+  const items = rows.map(({ total: _total, id, ...hit }) => ({
+    ...hit,
+    paymentOptions: options.get(id) ?? [],
+  }));
   const countAll = async () => {
     const [count] = await queryRows<{ total: number }>(
       pool,

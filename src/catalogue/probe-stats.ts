@@ -1,5 +1,6 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { isEntryMember } from "./catalogue-entries";
 
 /**
  * Our own measurements from live probes, per endpoint and per service (all its endpoints), beside
@@ -142,7 +143,11 @@ export async function endpointProbeStats(
   return new Map(rows.map((row) => [row.id, summaryOf(row, asOf)]));
 }
 
-/** Probe statistics of these services over all their endpoints; unknown ids are left out. */
+/**
+ * Probe statistics of these services over all their endpoints; unknown ids are left out. For the
+ * primary row of a catalogue entry that means every endpoint of every row of the entry (a row that
+ * is not a primary has no members, so it gets its own endpoints).
+ */
 export async function serviceProbeStats(
   pool: ReadPool,
   serviceIds: string[],
@@ -156,7 +161,7 @@ export async function serviceProbeStats(
         lp.outcome AS last_outcome, lp.challenge_valid AS last_valid, w.*
       FROM services s
       CROSS JOIN LATERAL (
-        SELECT max(e.last_verified_at) AS last_verified_at FROM endpoints e WHERE e.service_id = s.id
+        SELECT max(e.last_verified_at) AS last_verified_at FROM endpoints e WHERE e.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", "s")})
       ) v
       LEFT JOIN LATERAL (
         SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid
@@ -165,13 +170,13 @@ export async function serviceProbeStats(
           SELECT * FROM endpoint_probes p WHERE p.endpoint_id = e.id AND p.probed_at <= ${asOf}::timestamptz
           ORDER BY p.probed_at DESC LIMIT 1
         ) p
-        WHERE e.service_id = s.id
+        WHERE e.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", "s")})
         ORDER BY p.probed_at DESC LIMIT 1
       ) lp ON TRUE
       CROSS JOIN LATERAL (
         SELECT ${windowColumns(asOf)}
         FROM endpoints e JOIN endpoint_probes p ON p.endpoint_id = e.id
-        WHERE e.service_id = s.id AND ${probeRange(asOf)}
+        WHERE e.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", "s")}) AND ${probeRange(asOf)}
       ) w
       WHERE s.id = ANY(${serviceIds}::uuid[])`,
   );

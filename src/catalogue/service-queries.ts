@@ -1,6 +1,8 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { entryMinPrice, entryPaymentOptions, isEntryMember, isEntryPrimary } from "./catalogue-entries";
 import { completePage, type Page, type Paging } from "./paging";
+import { serviceVerifiedCondition } from "./probe-stats";
 import { serviceEndpoints, serviceTags } from "./search-index";
 import { decimalText, direction, type SortDirection, whereAll } from "./sql";
 import { correctedQuery, type TextQuery, textMatches, textRank, typed } from "./text-search";
@@ -26,6 +28,18 @@ export interface ServiceFilters {
   /** On info_updated_at, the directory's "information updated" date. */
   updatedSince?: Date;
   status: ServiceStatusFilter;
+  /** CAIP-2 id (eip155:8453) or network name (base); any case. */
+  network?: string;
+  /** Asset address or symbol (USDC); any case. */
+  asset?: string;
+  /** Exact decimal text: some payment option costs at most this many USDC per call. */
+  maxPrice?: string;
+  /** Any case: addresses are compared without their checksum casing. */
+  payTo?: string;
+  /** A source kind (html_directory, bazaar) or a source's base URL. */
+  source?: string;
+  /** true: some endpoint of the entry had a valid x402 challenge within 24 hours; false: none had. */
+  verified?: boolean;
 }
 
 export const SERVICE_SORTS = [
@@ -38,6 +52,7 @@ export const SERVICE_SORTS = [
   "name",
   "updated",
   "first_seen",
+  "price",
 ] as const;
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
@@ -57,6 +72,8 @@ const SORT_KEYS: Record<ServiceSort, { key: Prisma.Sql; order: SortDirection }> 
   name: { key: Prisma.sql`lower(s.name)`, order: "asc" },
   updated: { key: Prisma.sql`s.info_updated_at`, order: "desc" },
   first_seen: { key: Prisma.sql`s.first_seen_at`, order: "desc" },
+  // The cheapest call of the entry: people looking at prices want the cheapest first.
+  price: { key: entryMinPrice("s"), order: "asc" },
 };
 
 /** Relevance when searching, volume otherwise; each sort's natural direction unless asked. */
@@ -89,6 +106,10 @@ export interface ServiceRecord {
   firstSeenAt: Date;
   lastSeenAt: Date;
   sourceUrl: string;
+  /** The lowest price per call of any payment option of the entry, as exact decimal text. */
+  priceUsdcMin: string | null;
+  /** CAIP-2 networks the entry's payment options use, sorted. */
+  networks: string[];
 }
 
 /**
@@ -103,22 +124,16 @@ const SERVICE_COLUMNS = Prisma.sql`
   s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
   s.info_updated_at AS "infoUpdatedAt", ${decimalText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d",
   s.tx_count_30d AS "txCount30d", s.payer_count_30d AS "payerCount30d", s.status::text AS status,
-  s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl"`;
+  s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl",
+  ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin",
+  (SELECT coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
+   ${entryPaymentOptions("s")}) AS networks`;
 
-function filterConditions(filters: ServiceFilters): Prisma.Sql[] {
-  const where: Prisma.Sql[] = [];
+/** Conditions on the service row itself (the entry's primary row). */
+function rowConditions(filters: ServiceFilters): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [isEntryPrimary("s")];
   if (filters.status !== "all") where.push(Prisma.sql`s.status = ${filters.status}::service_status`);
   if (filters.category !== undefined) where.push(Prisma.sql`lower(s.category) = lower(${filters.category})`);
-  for (const tag of filters.tags ?? []) {
-    where.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM service_tags t WHERE t.service_id = s.id AND t.tag = ${tag})`,
-    );
-  }
-  if (filters.method !== undefined) {
-    where.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM endpoints e WHERE e.service_id = s.id AND e.method = ${filters.method})`,
-    );
-  }
   if (filters.domain !== undefined) where.push(Prisma.sql`s.domain = ${filters.domain}`);
   if (filters.minUptime !== undefined) where.push(Prisma.sql`s.uptime_30d >= ${filters.minUptime}`);
   if (filters.maxResponseMs !== undefined) {
@@ -132,6 +147,57 @@ function filterConditions(filters: ServiceFilters): Prisma.Sql[] {
     where.push(Prisma.sql`s.info_updated_at >= ${filters.updatedSince.toISOString()}::timestamptz`);
   }
   return where;
+}
+
+/** Conditions on what any row of the entry has: tags, endpoints, sources, verification. */
+function entryConditions(filters: ServiceFilters): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  for (const tag of filters.tags ?? []) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM services tm JOIN service_tags t ON t.service_id = tm.id
+      WHERE ${isEntryMember("tm", "s")} AND t.tag = ${tag})`);
+  }
+  if (filters.method !== undefined) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM services em JOIN endpoints e ON e.service_id = em.id
+      WHERE ${isEntryMember("em", "s")} AND e.method = ${filters.method})`);
+  }
+  if (filters.source !== undefined) {
+    // Base URLs are stored with a trailing slash; people often leave it off.
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM services sm JOIN sources src ON src.id = sm.source_id
+      WHERE ${isEntryMember("sm", "s")}
+        AND (src.kind::text = ${filters.source} OR rtrim(src.base_url, '/') = rtrim(${filters.source}, '/')))`);
+  }
+  if (filters.verified !== undefined) {
+    const verified = Prisma.sql`EXISTS (SELECT 1 FROM services vm
+      WHERE ${isEntryMember("vm", "s")} AND ${serviceVerifiedCondition("vm")})`;
+    where.push(filters.verified ? verified : Prisma.sql`NOT ${verified}`);
+  }
+  return where;
+}
+
+/**
+ * One EXISTS for all payment filters: a single option must satisfy them together, so that
+ * network=base&asset=USDC&max_price=0.01 means "USDC on Base for at most a cent", not three
+ * unrelated options.
+ */
+function paymentCondition(filters: ServiceFilters): Prisma.Sql[] {
+  const option: Prisma.Sql[] = [];
+  if (filters.network !== undefined) {
+    option.push(Prisma.sql`(lower(po.network) = lower(${filters.network})
+      OR lower(po.network_name) = lower(${filters.network}))`);
+  }
+  if (filters.asset !== undefined) {
+    option.push(Prisma.sql`(lower(po.asset) = lower(${filters.asset})
+      OR lower(po.asset_symbol) = lower(${filters.asset}))`);
+  }
+  if (filters.maxPrice !== undefined) option.push(Prisma.sql`po.price_usdc <= ${filters.maxPrice}::numeric`);
+  if (filters.payTo !== undefined) option.push(Prisma.sql`lower(po.pay_to) = lower(${filters.payTo})`);
+  if (option.length === 0) return [];
+  return [Prisma.sql`EXISTS (SELECT 1 ${entryPaymentOptions("s")} AND ${whereAll(option)})`];
+}
+
+/** The list shows one item per catalogue entry (its primary row); see catalogue-entries.ts. */
+function filterConditions(filters: ServiceFilters): Prisma.Sql[] {
+  return [...rowConditions(filters), ...entryConditions(filters), ...paymentCondition(filters)];
 }
 
 /** Ids of the matching services with `sort_key` and `rank` columns (shared with the CSV export). */
@@ -208,13 +274,21 @@ export async function listServices(
   return corrected ? servicePage(pool, filters, corrected, order, paging) : page;
 }
 
+/**
+ * The catalogue entry of the row `id`: the row itself if it is a primary, else its primary (a row
+ * whose primary has gone is answered as itself rather than lost).
+ */
 export async function getService(pool: ReadPool, id: string): Promise<ServiceRecord | null> {
   const [row] = await queryRows<ServiceRecord>(
     pool,
     Prisma.sql`
       SELECT ${SERVICE_COLUMNS}
-      FROM services s LEFT JOIN service_search r ON r.service_id = s.id
-      WHERE s.id = ${id}::uuid`,
+      FROM services asked
+      JOIN services s ON s.id IN (asked.id, asked.canonical_id)
+      LEFT JOIN service_search r ON r.service_id = s.id
+      WHERE asked.id = ${id}::uuid
+      ORDER BY (s.id = asked.canonical_id) DESC
+      LIMIT 1`,
   );
   return row ?? null;
 }

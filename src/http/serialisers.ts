@@ -2,6 +2,13 @@ import type { CrawlRunRecord } from "../catalogue/crawl-run-queries";
 import type { EndpointHit } from "../catalogue/endpoint-queries";
 import type { HistoryRecord } from "../catalogue/history-queries";
 import type { Page } from "../catalogue/paging";
+import type { ProbeSummary, ProbeWindowStats } from "../catalogue/probe-stats";
+import type {
+  EndpointDetail,
+  PaymentOptionRecord,
+  ServiceDetail,
+  SourceListing,
+} from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
 
@@ -32,6 +39,81 @@ export function serviceJson(service: ServiceRecord) {
     first_seen_at: service.firstSeenAt.toISOString(),
     last_seen_at: service.lastSeenAt.toISOString(),
     source_url: service.sourceUrl,
+    price_usdc_min: service.priceUsdcMin,
+    networks: service.networks,
+  };
+}
+
+function windowJson(stats: ProbeWindowStats) {
+  return { probes: stats.probes, uptime_pct: stats.uptimePct, p50_ms: stats.p50Ms, p99_ms: stats.p99Ms };
+}
+
+export function probeJson(probe: ProbeSummary | null) {
+  if (probe === null) return null;
+  const last = probe.lastProbe;
+  return {
+    verified: probe.verified,
+    last_verified_at: iso(probe.lastVerifiedAt),
+    last_probe: last && {
+      at: last.at.toISOString(),
+      status_code: last.statusCode,
+      outcome: last.outcome,
+      challenge_valid: last.challengeValid,
+    },
+    windows: {
+      "24h": windowJson(probe.windows["24h"]),
+      "7d": windowJson(probe.windows["7d"]),
+      "30d": windowJson(probe.windows["30d"]),
+    },
+  };
+}
+
+export function paymentOptionJson(option: PaymentOptionRecord) {
+  return {
+    origin: option.origin,
+    source_url: option.sourceUrl,
+    scheme: option.scheme,
+    network: option.network,
+    network_name: option.networkName,
+    asset: option.asset,
+    asset_symbol: option.assetSymbol,
+    amount_atomic: option.amountAtomic,
+    price_usdc: option.priceUsdc,
+    pay_to: option.payTo,
+    max_timeout_seconds: option.maxTimeoutSeconds,
+    warnings: option.warnings,
+    observed_at: option.observedAt.toISOString(),
+  };
+}
+
+function endpointDetailJson(endpoint: EndpointDetail) {
+  return {
+    method: endpoint.method,
+    url: endpoint.url,
+    description: endpoint.description,
+    payment_options: endpoint.paymentOptions.map(paymentOptionJson),
+    probe: probeJson(endpoint.probe),
+  };
+}
+
+function sourceListingJson(source: SourceListing) {
+  return {
+    kind: source.kind,
+    source_url: source.sourceUrl,
+    listing_url: source.listingUrl,
+    status: source.status,
+    first_seen_at: source.firstSeenAt.toISOString(),
+    last_seen_at: source.lastSeenAt.toISOString(),
+  };
+}
+
+/** The list item plus what is too heavy for pages of a hundred: per-endpoint detail and provenance. */
+export function serviceDetailJson(detail: ServiceDetail) {
+  return {
+    ...serviceJson(detail.service),
+    endpoints: detail.endpoints.map(endpointDetailJson),
+    probe: probeJson(detail.probe),
+    sources: detail.sources.map(sourceListingJson),
   };
 }
 
@@ -56,6 +138,9 @@ export function endpointHitJson(hit: EndpointHit) {
     method: hit.method,
     url: hit.url,
     description: hit.description,
+    verified: hit.verified,
+    last_verified_at: iso(hit.lastVerifiedAt),
+    payment_options: hit.paymentOptions.map(paymentOptionJson),
   };
 }
 

@@ -7,11 +7,11 @@ import {
   historyExportQuery,
   historyListSchema,
   historyQuery,
+  serviceDetailSchema,
   serviceExportQuery,
   serviceIdParams,
   serviceListQuery,
   serviceListSchema,
-  serviceSchema,
 } from "../schemas/services";
 
 /**
@@ -55,8 +55,10 @@ function routes(): RouteConfig[] {
       method: "get",
       path: "/v1/services/{id}",
       summary: "One service",
+      description:
+        "The id of any row of a catalogue entry answers the whole entry, under its primary row's id.",
       request: { params: serviceIdParams, query: noQuery },
-      responses: { ...jsonResponse("The service, listed or delisted.", serviceSchema), ...notFound },
+      responses: { ...jsonResponse("The service, listed or delisted.", serviceDetailSchema), ...notFound },
     },
     {
       method: "get",

@@ -1,7 +1,8 @@
 import { Router } from "express";
 import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
-import { getService, listServices, type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
+import { getServiceDetail } from "../../catalogue/service-details";
+import { listServices, type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";
 import { HttpError } from "../errors";
 import { methodNotAllowed, sendCacheable } from "../responses";
@@ -12,7 +13,7 @@ import {
   serviceIdParams,
   serviceListQuery,
 } from "../schemas/services";
-import { historyJson, listJson, serviceJson } from "../serialisers";
+import { historyJson, listJson, serviceDetailJson, serviceJson } from "../serialisers";
 import { parseInput } from "../validation";
 
 type ServiceFilterQuery = z.output<typeof serviceExportQuery>;
@@ -32,6 +33,12 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
     minPayers: query.min_payers,
     updatedSince: query.updated_since,
     status: query.status,
+    network: query.network,
+    asset: query.asset,
+    maxPrice: query.max_price,
+    payTo: query.pay_to,
+    source: query.source,
+    verified: query.verified,
   };
 }
 
@@ -64,9 +71,9 @@ export function servicesRouter(pool: ReadPool): Router {
     .get(async (req, res) => {
       const { id } = parseInput(serviceIdParams, req.params, "path");
       parseInput(noQuery, req.query, "query");
-      const service = await getService(pool, id);
-      if (!service) throw notFound(id);
-      sendCacheable(res, serviceJson(service));
+      const detail = await getServiceDetail(pool, id);
+      if (!detail) throw notFound(id);
+      sendCacheable(res, serviceDetailJson(detail));
     })
     .all(methodNotAllowed);
 

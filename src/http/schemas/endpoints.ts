@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { listSchema, pagingParams, textParam } from "./common";
-import { methodParam } from "./services";
+import { isoTimestamp, listSchema, pagingParams, textParam } from "./common";
+import { methodParam, paymentOptionSchema } from "./services";
 
 export const endpointListQuery = z.strictObject({
   q: textParam(200)
@@ -18,12 +18,15 @@ export const endpointListQuery = z.strictObject({
 
 export const endpointHitSchema = z
   .strictObject({
-    service_id: z.guid(),
+    service_id: z.guid().meta({ description: "The catalogue entry (its primary row's id)." }),
     service_name: z.string(),
     domain: z.string().nullable(),
     method: z.string(),
     url: z.string(),
     description: z.string().nullable(),
+    verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
+    last_verified_at: isoTimestamp.nullable(),
+    payment_options: z.array(paymentOptionSchema),
   })
   .meta({ id: "EndpointHit", description: "An endpoint of a listed service." });
 

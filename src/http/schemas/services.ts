@@ -25,6 +25,17 @@ export const methodParam = z.preprocess(
 
 const MAX_COUNT = 2_147_483_647;
 
+const SOURCE_KINDS = ["html_directory", "bazaar"];
+
+/** A source kind, or a base URL as the sources table stores it. */
+const sourceParam = textParam(2000).refine(
+  (text) => SOURCE_KINDS.includes(text) || /^https?:\/\/[^\s]+$/i.test(text),
+  "must be html_directory, bazaar or a source's base URL (http:// or https://)",
+);
+
+/** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
+const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
+
 /** Filters and sort shared by the list and its CSV export. */
 const serviceFilterParams = {
   q: textParam(200)
@@ -57,6 +68,26 @@ const serviceFilterParams = {
   updated_since: dateTimeParam
     .optional()
     .meta({ description: "Services whose information was updated at or after this time (info_updated_at)." }),
+  network: textParam(100).optional().meta({
+    description: "Some payment option is on this network: a CAIP-2 id or a network name, any case.",
+    example: "eip155:8453",
+  }),
+  asset: textParam(100).optional().meta({
+    description: "Some payment option is in this asset: a token address or symbol, any case.",
+    example: "USDC",
+  }),
+  max_price: decimalParam.optional().meta({
+    description: "Some payment option costs at most this many USDC per call, a decimal string.",
+    example: "0.01",
+  }),
+  pay_to: textParam(200).optional().meta({ description: "Some payment option pays this address, any case." }),
+  source: sourceParam
+    .optional()
+    .meta({ description: "Listed by this source: a kind (html_directory, bazaar) or a source's base URL." }),
+  verified: booleanParam.optional().meta({
+    description:
+      "true: some endpoint answered with a valid x402 payment challenge within the last 24 hours; false: none did.",
+  }),
   status: enumParam(["listed", "delisted", "all"])
     .default("listed")
     .meta({ description: "listed (default), delisted or all." }),
@@ -65,11 +96,12 @@ const serviceFilterParams = {
     .meta({
       description:
         "relevance (default with q), volume (default otherwise), tx_count, payers, uptime, response_ms, " +
-        "name, updated, first_seen. Missing values sort last; ties are broken by id.",
+        "name, updated, first_seen, price (the lowest price per call in USDC). Missing values sort last; " +
+        "ties are broken by id.",
     }),
   order: enumParam(["asc", "desc"])
     .optional()
-    .meta({ description: "Default: asc for name and response_ms, desc for the others." }),
+    .meta({ description: "Default: asc for name, response_ms and price, desc for the others." }),
 };
 
 function relevanceNeedsQ(query: { q?: string | undefined; sort?: string | undefined }, ctx: z.RefinementCtx) {
@@ -137,9 +169,92 @@ export const serviceSchema = z
     status: z.enum(["listed", "delisted"]),
     first_seen_at: isoTimestamp,
     last_seen_at: isoTimestamp,
-    source_url: z.string().meta({ description: "The directory's detail page." }),
+    source_url: z.string().meta({ description: "The primary listing's detail page." }),
+    price_usdc_min: decimalString
+      .nullable()
+      .meta({ description: "The lowest price per call of any payment option, in USDC." }),
+    networks: z.array(z.string()).meta({ description: "CAIP-2 networks of the payment options, sorted." }),
   })
-  .meta({ id: "Service", description: "A paid service; missing values are null." });
+  .meta({
+    id: "Service",
+    description:
+      "A catalogue entry (the rows of one domain from every source, under its primary row); missing values are null.",
+  });
+
+const probeWindowSchema = z.strictObject({
+  probes: z.number().int(),
+  uptime_pct: nullableNumber.meta({ description: "Share of attempted probes answered below HTTP 500." }),
+  p50_ms: nullableNumber,
+  p99_ms: nullableNumber,
+});
+
+export const probeSchema = z
+  .strictObject({
+    verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
+    last_verified_at: isoTimestamp.nullable(),
+    last_probe: z
+      .strictObject({
+        at: isoTimestamp,
+        status_code: nullableInteger,
+        outcome: z
+          .string()
+          .meta({ description: "challenge, no_challenge, http_error, network_error or refused." }),
+        challenge_valid: z.boolean(),
+      })
+      .nullable(),
+    windows: z.strictObject({ "24h": probeWindowSchema, "7d": probeWindowSchema, "30d": probeWindowSchema }),
+  })
+  .meta({ id: "ProbeStats", description: "Our own unpaid probes, beside the directory's claims." });
+
+export const paymentOptionSchema = z
+  .strictObject({
+    origin: z.enum(["listing", "probe"]).meta({ description: "What a source claimed, or what a probe saw." }),
+    source_url: z
+      .string()
+      .nullable()
+      .meta({ description: "The claiming source's base URL; null for probes." }),
+    scheme: z.string().nullable(),
+    network: z.string().nullable().meta({ description: "CAIP-2, e.g. eip155:8453." }),
+    network_name: z.string().nullable(),
+    asset: z.string().nullable().meta({ description: "Token address." }),
+    asset_symbol: z.string().nullable(),
+    amount_atomic: z
+      .string()
+      .regex(/^\d+$/)
+      .nullable()
+      .meta({ description: "In the asset's smallest unit." }),
+    price_usdc: decimalString.nullable(),
+    pay_to: z.string().nullable(),
+    max_timeout_seconds: nullableInteger,
+    warnings: z.array(z.string()),
+    observed_at: isoTimestamp,
+  })
+  .meta({ id: "PaymentOption" });
+
+export const serviceDetailEndpointSchema = serviceEndpointSchema
+  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema.nullable() })
+  .meta({ id: "ServiceDetailEndpoint" });
+
+export const sourceListingSchema = z
+  .strictObject({
+    kind: z.enum(["html_directory", "bazaar"]),
+    source_url: z.string(),
+    listing_url: z.string().meta({ description: "The item as this source lists it." }),
+    status: z.enum(["listed", "delisted"]),
+    first_seen_at: isoTimestamp,
+    last_seen_at: isoTimestamp,
+  })
+  .meta({ id: "SourceListing", description: "Provenance: which source listed the entry, and when." });
+
+export const serviceDetailSchema = serviceSchema
+  .extend({
+    endpoints: z
+      .array(serviceDetailEndpointSchema)
+      .meta({ description: "Endpoints of every row of the entry." }),
+    probe: probeSchema.nullable(),
+    sources: z.array(sourceListingSchema),
+  })
+  .meta({ id: "ServiceDetail" });
 
 export const serviceListSchema = listSchema(serviceSchema, "ServiceList");
 

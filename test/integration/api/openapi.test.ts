@@ -4,7 +4,11 @@ import type { z } from "zod";
 import { categoryListSchema, crawlRunListSchema, tagListSchema } from "../../../src/http/schemas/catalogue";
 import { errorBodySchema } from "../../../src/http/schemas/common";
 import { endpointListSchema } from "../../../src/http/schemas/endpoints";
-import { historyListSchema, serviceListSchema, serviceSchema } from "../../../src/http/schemas/services";
+import {
+  historyListSchema,
+  serviceDetailSchema,
+  serviceListSchema,
+} from "../../../src/http/schemas/services";
 import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -125,6 +129,12 @@ describe("GET /openapi.json and /docs", () => {
       "min_tx",
       "min_payers",
       "updated_since",
+      "network",
+      "asset",
+      "max_price",
+      "pay_to",
+      "source",
+      "verified",
       "status",
       "sort",
       "order",
@@ -144,7 +154,7 @@ describe("GET /openapi.json and /docs", () => {
     const checks: Array<[string, z.ZodType]> = [
       ["/v1/services", serviceListSchema],
       ["/v1/services?q=stock&status=all", serviceListSchema],
-      [`/v1/services/${serviceId}`, serviceSchema],
+      [`/v1/services/${serviceId}`, serviceDetailSchema],
       [`/v1/services/${serviceId}/history`, historyListSchema],
       ["/v1/endpoints?q=quote", endpointListSchema],
       ["/v1/categories", categoryListSchema],

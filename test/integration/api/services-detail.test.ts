@@ -6,6 +6,15 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
+const noWindow = { probes: 0, uptime_pct: null, p50_ms: null, p99_ms: null };
+/** The probe block of something never probed. */
+const UNPROBED = {
+  verified: false,
+  last_verified_at: null,
+  last_probe: null,
+  windows: { "24h": noWindow, "7d": noWindow, "30d": noWindow },
+};
+
 describe("GET /v1/services/{id} and /history", () => {
   let database: TestDatabase;
   let api: TestApp;
@@ -77,8 +86,20 @@ describe("GET /v1/services/{id} and /history", () => {
       category: "Finance",
       tags: ["market-data", "stocks"],
       endpoints: [
-        { method: "GET", url: "https://quotes.test/v1/quote", description: "Latest quote" },
-        { method: "POST", url: "https://quotes.test/v1/batch", description: null },
+        {
+          method: "GET",
+          url: "https://quotes.test/v1/quote",
+          description: "Latest quote",
+          payment_options: [],
+          probe: UNPROBED,
+        },
+        {
+          method: "POST",
+          url: "https://quotes.test/v1/batch",
+          description: null,
+          payment_options: [],
+          probe: UNPROBED,
+        },
       ],
       uptime_30d: 99.95,
       avg_response_ms_30d: 182.5,
@@ -90,6 +111,19 @@ describe("GET /v1/services/{id} and /history", () => {
       first_seen_at: "2026-01-01T00:00:00.000Z",
       last_seen_at: "2026-02-10T00:00:00.000Z",
       source_url: expect.stringMatching(/^http:\/\/directory\.test\/services\/\d+$/),
+      price_usdc_min: null,
+      networks: [],
+      probe: UNPROBED,
+      sources: [
+        {
+          kind: "html_directory",
+          source_url: "http://directory.test/",
+          listing_url: expect.stringMatching(/^http:\/\/directory\.test\/services\/\d+$/),
+          status: "listed",
+          first_seen_at: "2026-01-01T00:00:00.000Z",
+          last_seen_at: "2026-02-10T00:00:00.000Z",
+        },
+      ],
     });
   });
 

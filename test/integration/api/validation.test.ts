@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const SERVICE_PARAMS =
   "q, category, tag, method, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
-  "updated_since, status, sort, order, offset, limit";
+  "updated_since, network, asset, max_price, pay_to, source, verified, status, sort, order, offset, limit";
 
 describe("request validation and HTTP behaviour", () => {
   let database: TestDatabase;
@@ -79,11 +79,20 @@ describe("request validation and HTTP behaviour", () => {
     ],
     ["/v1/services?status=gone", 'status: must be one of listed, delisted, all (got "gone")'],
     [
-      "/v1/services?sort=price",
-      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen (got "price")',
+      "/v1/services?sort=cheapest",
+      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen, price (got "cheapest")',
     ],
     ["/v1/services?sort=relevance", 'sort: relevance needs q; without q use another sort (got "relevance")'],
     ["/v1/services?order=up", 'order: must be one of asc, desc (got "up")'],
+    [
+      "/v1/services?max_price=0.0000001",
+      'max_price: must be a decimal number such as 1000 or 0.5 (at most 6 decimals) (got "0.0000001")',
+    ],
+    ["/v1/services?verified=1", 'verified: must be one of true, false (got "1")'],
+    [
+      "/v1/services?source=directory",
+      `source: must be html_directory, bazaar or a source's base URL (http:// or https://) (got "directory")`,
+    ],
     ["/v1/services?categry=Finance", `unknown query parameter "categry"; allowed: ${SERVICE_PARAMS}`],
     [
       "/v1/services?limit=500&foo=1&bar=2",
