@@ -7,21 +7,23 @@ import { Prisma } from "../generated/prisma/client";
  * Aliases are written in code, never taken from a request.
  */
 
+/** The entry a row belongs to. Indexed as an expression (services_entry_idx), so keep it verbatim. */
+function entryOf(alias: string): Prisma.Sql {
+  const s = Prisma.raw(alias);
+  return Prisma.sql`coalesce(${s}.canonical_id, ${s}.id)`;
+}
+
 /** The row `alias` is the primary of its entry (or an unmerged row), so it stands for the entry. */
 export function isEntryPrimary(alias: string): Prisma.Sql {
-  const s = Prisma.raw(alias);
-  return Prisma.sql`(${s}.canonical_id IS NULL OR ${s}.canonical_id = ${s}.id)`;
+  return Prisma.sql`${entryOf(alias)} = ${Prisma.raw(alias)}.id`;
 }
 
 /**
- * The row `member` belongs to the entry whose primary is `entry`. Written as an OR of two equalities
- * rather than coalesce(canonical_id, id) = id so that Postgres can use the primary key and the
- * canonical_id index.
+ * The row `member` belongs to the entry whose primary is `entry`: one equality on the indexed
+ * expression, so Postgres looks members up by index (an OR of two columns made it scan).
  */
 export function isEntryMember(member: string, entry: string): Prisma.Sql {
-  const m = Prisma.raw(member);
-  const s = Prisma.raw(entry);
-  return Prisma.sql`(${m}.id = ${s}.id OR ${m}.canonical_id = ${s}.id)`;
+  return Prisma.sql`${entryOf(member)} = ${Prisma.raw(entry)}.id`;
 }
 
 /** Payment options `po` of every endpoint of every row of the entry `entry`, for EXISTS and MIN. */
