@@ -13,9 +13,13 @@ function entryOf(alias: string): Prisma.Sql {
   return Prisma.sql`coalesce(${s}.canonical_id, ${s}.id)`;
 }
 
-/** The row `alias` is the primary of its entry (or an unmerged row), so it stands for the entry. */
+/**
+ * The row `alias` is the primary of its entry (or an unmerged row), so it stands for the entry.
+ * As a row filter this form gets good row estimates from Postgres (the coalesce form did not).
+ */
 export function isEntryPrimary(alias: string): Prisma.Sql {
-  return Prisma.sql`${entryOf(alias)} = ${Prisma.raw(alias)}.id`;
+  const s = Prisma.raw(alias);
+  return Prisma.sql`(${s}.canonical_id IS NULL OR ${s}.canonical_id = ${s}.id)`;
 }
 
 /**
