@@ -112,6 +112,10 @@ async function runLocked(
     request.signal?.removeEventListener("abort", onAbort);
   }
 
+  logger.info(
+    { pages: session.counts.pagesFetched + session.counts.pagesUnchanged },
+    "pages done; storing the rest",
+  );
   await batcher.flush();
   const observedAt = new Date();
   const listedUrls = [...session.listed.keys()];
