@@ -1,4 +1,5 @@
 import type { Database } from "../db/prisma-client";
+import { refreshServiceSearch } from "./search-index";
 
 /** Namespace of the merge's transaction lock (see source-lock.ts for the crawl locks). */
 const MERGE_LOCK = "x402-catalogue:merge";
@@ -17,9 +18,9 @@ const MERGE_LOCK = "x402-catalogue:merge";
 export async function mergeServicesByDomain(db: Database): Promise<number> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${MERGE_LOCK}))`;
-    return tx.$executeRaw`
+    const changed = await tx.$queryRaw<{ id: string; entry: string; previous: string | null }[]>`
       WITH entry AS (
-        SELECT s.id,
+        SELECT s.id, s.canonical_id AS previous,
           CASE WHEN nullif(s.domain, '') IS NULL THEN s.id
           ELSE first_value(s.id) OVER (
             PARTITION BY lower(s.domain)
@@ -30,6 +31,14 @@ export async function mergeServicesByDomain(db: Database): Promise<number> {
       )
       UPDATE services s SET canonical_id = entry.canonical_id, updated_at = now()
       FROM entry
-      WHERE s.id = entry.id AND s.canonical_id IS DISTINCT FROM entry.canonical_id`;
+      WHERE s.id = entry.id AND s.canonical_id IS DISTINCT FROM entry.canonical_id
+      RETURNING s.id::text, entry.canonical_id::text AS entry, entry.previous::text AS previous`;
+    // Search documents cover a whole entry: rebuild those of entries that gained or lost rows.
+    // A row that merely becomes its own entry (unmerged → itself) changes no document.
+    const affected = changed
+      .filter((row) => row.entry !== row.id || (row.previous !== null && row.previous !== row.id))
+      .flatMap((row) => [row.id, row.entry, ...(row.previous ? [row.previous] : [])]);
+    await refreshServiceSearch(tx, affected);
+    return changed.length;
   });
 }

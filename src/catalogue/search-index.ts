@@ -26,11 +26,17 @@ const endpointPathWords = Prisma.sql`regexp_replace(
 /** "api.weather.test" → "api.weather.test api weather test": the host and its parts. */
 const domainWords = Prisma.sql`coalesce(s.domain, '') || ' ' || regexp_replace(coalesce(s.domain, ''), '[^[:alnum:]]+', ' ', 'g')`;
 
-const tagText = Prisma.sql`coalesce((SELECT string_agg(t.tag, ' ' ORDER BY t.tag)
-  FROM service_tags t WHERE t.service_id = s.id), '')`;
+/**
+ * The rows of the catalogue entry of `s` (itself included): a domain listed by a directory and a
+ * feed is one entry, found by words from either. Uses the services_entry_idx expression index.
+ */
+const entryRows = Prisma.sql`SELECT m.id FROM services m WHERE coalesce(m.canonical_id, m.id) = coalesce(s.canonical_id, s.id)`;
+
+const tagText = Prisma.sql`coalesce((SELECT string_agg(DISTINCT t.tag, ' ')
+  FROM service_tags t WHERE t.service_id IN (${entryRows})), '')`;
 
 const endpointText = Prisma.sql`coalesce((SELECT string_agg(e.description, ' ' ORDER BY e.position, e.id)
-  FROM endpoints e WHERE e.service_id = s.id), '')`;
+  FROM endpoints e WHERE e.service_id IN (${entryRows})), '')`;
 
 /** The service's tags as the API shows them: sorted. `service` is the alias of its services row. */
 export function serviceTags(service: Prisma.Sql): Prisma.Sql {
@@ -99,7 +105,10 @@ function addTerms(scope: Prisma.Sql): Prisma.Sql {
  */
 export async function refreshServiceSearch(db: SearchIndexWriter, serviceIds: string[]): Promise<void> {
   if (serviceIds.length === 0) return;
-  const scope = Prisma.sql`s.id = ANY(${[...new Set(serviceIds)]}::uuid[])`;
+  const ids = [...new Set(serviceIds)];
+  // A row's words also belong to its entry's primary (the row the API lists): refresh it too.
+  const scope = Prisma.sql`(s.id = ANY(${ids}::uuid[]) OR s.id IN (
+    SELECT coalesce(c.canonical_id, c.id) FROM services c WHERE c.id = ANY(${ids}::uuid[])))`;
   await db.$executeRaw(refreshServices(scope));
   await db.$executeRaw(refreshEndpoints(scope));
   await db.$executeRaw(addTerms(scope));

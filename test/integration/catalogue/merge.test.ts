@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mergeServicesByDomain } from "../../../src/catalogue/merge";
+import { listServices, serviceOrder } from "../../../src/catalogue/service-queries";
+import { createReadPool } from "../../../src/db/read-pool";
 import type { SourceKind } from "../../../src/generated/prisma/enums";
 import { v2Item } from "../../fixtures/bazaar/feed-items";
 import { crawlFeedOnce, crawlOnce } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureFeed } from "../../support/fixture-feed";
 import { FixtureSite } from "../../support/fixture-site";
+import { testLogger } from "../../support/logger";
 import { miniDetail, miniListing } from "../../support/mini-directory";
 
 describe("merging services of the same domain", () => {
@@ -119,6 +122,41 @@ describe("merging services of the same domain", () => {
       expect(await canonicalOf(fromDirectory.id)).toBe(fromDirectory.id);
       expect(await canonicalOf(fromFeed.id)).toBe(fromDirectory.id);
     } finally {
+      await Promise.all([feed.stop(), site.stop()]);
+    }
+  });
+
+  it("when an entry's feed row says what the directory row does not, then a search finds the entry by those words", async () => {
+    const feed = await new FixtureFeed().start();
+    const site = await new FixtureSite().start();
+    const pool = createReadPool(database.url, 2, testLogger);
+    try {
+      feed.items = [
+        v2Item("https://alpha.example/v1/tides", {
+          description: "Tide tables for harbours",
+          serviceName: "Alpha",
+        }),
+      ];
+      site.set("/dir", miniListing(["alpha"]));
+      site.set("/s/alpha", miniDetail("alpha"));
+      await crawlOnce(database.db, database.url, site.url("/dir"));
+      await crawlFeedOnce(database.db, database.url, feed.url);
+
+      const primary = await database.db.service.findFirstOrThrow({
+        where: { detailUrl: site.url("/s/alpha") },
+      });
+      const found = await listServices(
+        pool,
+        { q: "tide tables", status: "listed" },
+        serviceOrder("tide tables"),
+        {
+          offset: 0,
+          limit: 10,
+        },
+      );
+      expect(found.items.map((item) => item.id)).toEqual([primary.id]);
+    } finally {
+      await pool.end();
       await Promise.all([feed.stop(), site.stop()]);
     }
   });
