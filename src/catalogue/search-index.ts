@@ -17,7 +17,7 @@ import { Prisma } from "../generated/prisma/client";
  */
 
 /** Prisma client or transaction: the writer may call this inside its own transaction. */
-export type SearchIndexWriter = Pick<Prisma.TransactionClient, "$executeRaw">;
+export type SearchIndexWriter = Pick<Prisma.TransactionClient, "$executeRaw" | "$queryRaw">;
 
 /** "https://x.test/v1/quotes/{symbol}?x=1" → " v1 quotes symbol x 1": path segments become words. */
 const endpointPathWords = Prisma.sql`regexp_replace(
@@ -27,16 +27,20 @@ const endpointPathWords = Prisma.sql`regexp_replace(
 const domainWords = Prisma.sql`coalesce(s.domain, '') || ' ' || regexp_replace(coalesce(s.domain, ''), '[^[:alnum:]]+', ' ', 'g')`;
 
 /**
- * The rows of the catalogue entry of `s` (itself included): a domain listed by a directory and a
- * feed is one entry, found by words from either. Uses the services_entry_idx expression index.
+ * Ids of the rows of the catalogue entry of `s`: the entry's primary (coalesce(canonical_id, id))
+ * and the rows merged into it. A domain listed by a directory and a feed is one entry, found by
+ * words from either. Written as two plain index lookups (primary key, canonical_id index):
+ * an expression lookup was planned as a scan while a first crawl filled the table.
  */
-const entryRows = Prisma.sql`SELECT m.id FROM services m WHERE coalesce(m.canonical_id, m.id) = coalesce(s.canonical_id, s.id)`;
+const entryRowIds = Prisma.sql`(
+  SELECT coalesce(s.canonical_id, s.id)
+  UNION SELECT m.id FROM services m WHERE m.canonical_id = coalesce(s.canonical_id, s.id))`;
 
 const tagText = Prisma.sql`coalesce((SELECT string_agg(DISTINCT t.tag, ' ')
-  FROM service_tags t WHERE t.service_id IN (${entryRows})), '')`;
+  FROM service_tags t WHERE t.service_id = ANY(ARRAY${entryRowIds})), '')`;
 
 const endpointText = Prisma.sql`coalesce((SELECT string_agg(e.description, ' ' ORDER BY e.position, e.id)
-  FROM endpoints e WHERE e.service_id IN (${entryRows})), '')`;
+  FROM endpoints e WHERE e.service_id = ANY(ARRAY${entryRowIds})), '')`;
 
 /** The service's tags as the API shows them: sorted. `service` is the alias of its services row. */
 export function serviceTags(service: Prisma.Sql): Prisma.Sql {
@@ -105,10 +109,13 @@ function addTerms(scope: Prisma.Sql): Prisma.Sql {
  */
 export async function refreshServiceSearch(db: SearchIndexWriter, serviceIds: string[]): Promise<void> {
   if (serviceIds.length === 0) return;
-  const ids = [...new Set(serviceIds)];
   // A row's words also belong to its entry's primary (the row the API lists): refresh it too.
-  const scope = Prisma.sql`(s.id = ANY(${ids}::uuid[]) OR s.id IN (
-    SELECT coalesce(c.canonical_id, c.id) FROM services c WHERE c.id = ANY(${ids}::uuid[])))`;
+  // Resolved first, so each statement below is a plain index lookup on the id list.
+  const primaries = await db.$queryRaw<{ id: string }[]>`
+    SELECT DISTINCT c.canonical_id::text AS id FROM services c
+    WHERE c.id = ANY(${serviceIds}::uuid[]) AND c.canonical_id IS NOT NULL AND c.canonical_id <> c.id`;
+  const ids = [...new Set([...serviceIds, ...primaries.map((p) => p.id)])];
+  const scope = Prisma.sql`s.id = ANY(${ids}::uuid[])`;
   await db.$executeRaw(refreshServices(scope));
   await db.$executeRaw(refreshEndpoints(scope));
   await db.$executeRaw(addTerms(scope));
