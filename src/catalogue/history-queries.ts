@@ -39,7 +39,10 @@ export async function getServiceHistory(
   window: HistoryWindow,
   paging: Paging,
 ): Promise<Page<HistoryRecord> | null> {
-  const where = whereAll([Prisma.sql`h.service_id = ${serviceId}::uuid`, ...windowConditions(window)]);
+  // Any row of a catalogue entry answers with the entry's history, as the detail does: the
+  // primary row is the one whose figures the entry shows.
+  const entry = Prisma.sql`(SELECT coalesce(x.canonical_id, x.id) FROM services x WHERE x.id = ${serviceId}::uuid)`;
+  const where = whereAll([Prisma.sql`h.service_id = ${entry}`, ...windowConditions(window)]);
   const [exists, rows] = await Promise.all([
     serviceExists(pool, serviceId),
     queryRows<HistoryRecord>(

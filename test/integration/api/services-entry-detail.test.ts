@@ -24,6 +24,7 @@ describe("GET /v1/services/{id} of a catalogue entry: payment options, probes, s
         name: "Quotes",
         domain: "quotes.test",
         endpoints: [{ method: "GET", url: "https://quotes.test/q", description: "Quote" }],
+        history: [{ observedFrom: OBSERVED, observedTo: OBSERVED, txCount30d: 42 }],
       },
       { name: "Plain", domain: "plain.test", endpoints: [{ method: "GET", url: "https://plain.test/a" }] },
     ]);
@@ -108,6 +109,14 @@ describe("GET /v1/services/{id} of a catalogue entry: payment options, probes, s
     expect(response.status).toBe(200);
     return response.body;
   };
+
+  it("when the history of a merged row is asked, then the entry's history answers", async () => {
+    const byMember = await request(api.app).get(`/v1/services/${memberId}/history`);
+    const byPrimary = await request(api.app).get(`/v1/services/${primaryId}/history`);
+    expect(byMember.status).toBe(200);
+    expect(byMember.body.items.map((h: { tx_count_30d: number }) => h.tx_count_30d)).toEqual([42]);
+    expect(byMember.body).toEqual(byPrimary.body);
+  });
 
   it("when the entry is read, then the endpoints of all its rows are listed once each, primary's first", async () => {
     const body = await detail(primaryId);
