@@ -1,3 +1,4 @@
+import { pruneCatalogueChanges } from "../catalogue/catalogue-changes";
 import { abandonStaleRuns } from "../catalogue/crawl-runs";
 import { ensureSource } from "../catalogue/sources";
 import type { Database } from "../db/prisma-client";
@@ -29,7 +30,9 @@ export async function crawlExclusively(
     const abandoned = await abandonStaleRuns(db, source.id);
     if (abandoned > 0)
       logger.warn({ source: url, runs: abandoned }, "marked runs of a dead process as aborted");
-    return await crawl(source.id);
+    const outcome = await crawl(source.id);
+    await pruneCatalogueChanges(db); // the change log a crawl grows (see catalogue-changes.ts)
+    return outcome;
   } finally {
     await lock.release();
   }

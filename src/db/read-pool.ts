@@ -3,6 +3,8 @@ import type { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
 
 export type ReadPool = pg.Pool;
+/** The pool, or one of its connections (for queries that must share a transaction). */
+export type Queryable = pg.Pool | pg.PoolClient;
 
 /**
  * A plain pg pool for the read API and CSV cursors. The API's SQL is raw anyway (full-text,
@@ -27,7 +29,7 @@ export function createReadPool(databaseUrl: string, maxConnections = 10, logger?
 
 /** Runs SQL built with Prisma.sql (parameterised: values never enter the text). */
 export async function queryRows<Row extends pg.QueryResultRow>(
-  pool: ReadPool,
+  pool: Queryable,
   query: Prisma.Sql,
 ): Promise<Row[]> {
   return (await pool.query<Row>(query.text, query.values)).rows;

@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { pruneCatalogueChanges } from "../catalogue/catalogue-changes";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
 import type { JobPump } from "./pump";
@@ -55,6 +56,9 @@ export async function startProbing(deps: ProbingDeps): Promise<Probing> {
     const sweepOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds };
     await boss.work(SWEEP_QUEUE, sweepOptions, async () => {
       const offered = await enqueueProbes(boss, deps.db, settings.perHostPerMinute, logger);
+      // Probes are the catalogue's steady writers, so their once-per-cluster sweep also prunes the
+      // change log they grow.
+      await pruneCatalogueChanges(deps.db);
       // This process's own slots need not wait for their next poll.
       workers?.notify();
       return { offered };

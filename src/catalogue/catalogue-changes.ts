@@ -1,0 +1,41 @@
+import type { Database } from "../db/prisma-client";
+import { type Queryable, queryRows } from "../db/read-pool";
+import { Prisma } from "../generated/prisma/client";
+
+/**
+ * Whether the catalogue changed since a snapshot: triggers leave a row per changing transaction
+ * (see the catalogue_changes migration), so "changed" means some row is not visible in the snapshot
+ * a reader loaded from. Snapshots are pg_snapshot text ("xmin:xmax:xip,…").
+ */
+
+/** The snapshot of the current REPEATABLE READ transaction (call it first in that transaction). */
+export async function currentSnapshot(db: Queryable): Promise<string> {
+  const [row] = await queryRows<{ snapshot: string }>(
+    db,
+    Prisma.sql`SELECT pg_current_snapshot()::text AS snapshot`,
+  );
+  if (!row) throw new Error("pg_current_snapshot() returned nothing");
+  return row.snapshot;
+}
+
+/** Some transaction that changed the catalogue committed after (or was running at) the snapshot. */
+export async function changedSince(db: Queryable, snapshot: string): Promise<boolean> {
+  const [row] = await queryRows<{ changed: boolean }>(
+    db,
+    Prisma.sql`
+      SELECT EXISTS (
+        SELECT 1 FROM catalogue_changes c
+        WHERE c.transaction_id >= pg_snapshot_xmin(${snapshot}::pg_snapshot)::text::bigint
+          AND NOT pg_visible_in_snapshot(c.transaction_id::text::xid8, ${snapshot}::pg_snapshot)
+      ) AS changed`,
+  );
+  return row?.changed ?? true;
+}
+
+/**
+ * Forgets changes older than a day: readers check for changes far more often than that (at most
+ * API_INDEX_REFRESH_SECONDS, ≤ 1 hour, apart), so they have seen them long before.
+ */
+export async function pruneCatalogueChanges(db: Database): Promise<number> {
+  return db.$executeRaw`DELETE FROM catalogue_changes WHERE changed_at < now() - interval '1 day'`;
+}
