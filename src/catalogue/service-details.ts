@@ -1,4 +1,4 @@
-import { queryRows, type ReadPool } from "../db/read-pool";
+import { type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { isEntryMember } from "./catalogue-entries";
 import { endpointProbeStats, type ProbeSummary, serviceProbeStats } from "./probe-stats";
@@ -73,10 +73,10 @@ function entryEndpoints(pool: ReadPool, entryIds: string[]): Promise<EndpointRow
   );
 }
 
-/** Payment options of these endpoints by endpoint id: listings first, in their stored order. */
+/** Payment options of these endpoints (or of every endpoint: null) by endpoint id, listings first, in their stored order. */
 export async function paymentOptionsOf(
-  pool: ReadPool,
-  endpointIds: string[],
+  pool: Queryable,
+  endpointIds: string[] | null,
 ): Promise<Map<string, PaymentOptionRecord[]>> {
   const rows = await queryRows<PaymentOptionRecord & { endpointId: string }>(
     pool,
@@ -87,12 +87,14 @@ export async function paymentOptionsOf(
         po.pay_to AS "payTo", po.max_timeout_seconds AS "maxTimeoutSeconds", po.warnings,
         po.observed_at AS "observedAt"
       FROM payment_options po LEFT JOIN sources src ON src.id = po.source_id
-      WHERE po.endpoint_id = ANY(${endpointIds}::uuid[])
+      WHERE ${endpointIds === null ? Prisma.sql`TRUE` : Prisma.sql`po.endpoint_id = ANY(${endpointIds}::uuid[])`}
       ORDER BY po.endpoint_id, po.origin, po.position, po.id`,
   );
   const byEndpoint = new Map<string, PaymentOptionRecord[]>();
   for (const { endpointId, ...option } of rows) {
-    byEndpoint.set(endpointId, [...(byEndpoint.get(endpointId) ?? []), option]);
+    const options = byEndpoint.get(endpointId);
+    if (options) options.push(option);
+    else byEndpoint.set(endpointId, [option]);
   }
   return byEndpoint;
 }

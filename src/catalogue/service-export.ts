@@ -1,9 +1,6 @@
-import type { ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { serviceEndpoints, serviceTags } from "./search-index";
-import { type ServiceFilters, type ServiceOrder, serviceCandidates, serviceOrderBy } from "./service-queries";
 import { decimalText } from "./sql";
-import { correctedQuery, typed } from "./text-search";
 
 /** CSV columns of services.csv, in order; multi-valued cells are joined (tags by "|", endpoints by line). */
 export const SERVICE_EXPORT_COLUMNS = [
@@ -27,18 +24,10 @@ export const SERVICE_EXPORT_COLUMNS = [
 ] as const;
 
 /**
- * Every matching service, in list order, as CSV cells, for cursorBatches (no LIMIT; it turns the
- * timestamps into ISO text). Numbers come as text, as the CSV writes them.
+ * These services, in this order (the list's matches, from the catalogue index), as CSV cells for
+ * cursorBatches (it turns the timestamps into ISO text). Numbers come as text, as the CSV writes them.
  */
-export async function serviceExportQuery(
-  pool: ReadPool,
-  filters: ServiceFilters,
-  order: ServiceOrder,
-): Promise<Prisma.Sql> {
-  const text =
-    filters.q === undefined
-      ? undefined
-      : ((await correctedQuery(pool, "service_search", filters.q)) ?? typed(filters.q));
+export function serviceExportQuery(ids: string[]): Prisma.Sql {
   return Prisma.sql`
     SELECT s.id::text, s.name, s.domain, s.description, s.category,
       nullif(array_to_string(coalesce(r.tags, ${serviceTags(Prisma.sql`s`)}), '|'), ''),
@@ -47,8 +36,8 @@ export async function serviceExportQuery(
       s.uptime_30d::text, s.avg_response_ms_30d::text, s.info_updated_at,
       ${decimalText(Prisma.sql`s.volume_usdc_30d`)}, s.tx_count_30d::text, s.payer_count_30d::text, s.status::text,
       s.first_seen_at, s.last_seen_at, s.detail_url
-    FROM (${serviceCandidates(filters, text, order)}) c
+    FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS c(id, ord)
     JOIN services s ON s.id = c.id
     LEFT JOIN service_search r ON r.service_id = s.id
-    ${serviceOrderBy(order)}`;
+    ORDER BY c.ord`;
 }

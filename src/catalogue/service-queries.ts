@@ -1,11 +1,8 @@
-import { queryRows, type ReadPool } from "../db/read-pool";
+import { type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
-import { entryMinPrice, entryPaymentOptions, isEntryMember, isEntryPrimary } from "./catalogue-entries";
-import { completePage, type Page, type Paging } from "./paging";
-import { serviceVerifiedCondition } from "./probe-stats";
+import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-index";
-import { decimalText, direction, type SortDirection, whereAll } from "./sql";
-import { correctedQuery, type TextQuery, textMatches, textRank, typed } from "./text-search";
+import { decimalText, type SortDirection } from "./sql";
 
 export type ServiceStatusFilter = "listed" | "delisted" | "all";
 
@@ -61,9 +58,12 @@ export interface ServiceOrder {
   order: SortDirection;
 }
 
-/** The allow-list of sorts: each maps to one SQL key and the direction people expect by default. */
+/**
+ * The allow-list of sorts: each maps to one SQL key (ranked when the catalogue index loads) and
+ * the direction people expect by default.
+ */
 const SORT_KEYS: Record<ServiceSort, { key: Prisma.Sql; order: SortDirection }> = {
-  relevance: { key: Prisma.sql`NULL::real`, order: "desc" }, // ordered by the rank column instead
+  relevance: { key: Prisma.sql`NULL::real`, order: "desc" }, // ordered by ts_rank instead
   volume: { key: Prisma.sql`s.volume_usdc_30d`, order: "desc" },
   tx_count: { key: Prisma.sql`s.tx_count_30d`, order: "desc" },
   payers: { key: Prisma.sql`s.payer_count_30d`, order: "desc" },
@@ -129,149 +129,43 @@ const SERVICE_COLUMNS = Prisma.sql`
   (SELECT coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
    ${entryPaymentOptions("s")}) AS networks`;
 
-/** Conditions on the service row itself (the entry's primary row). */
-function rowConditions(filters: ServiceFilters): Prisma.Sql[] {
-  const where: Prisma.Sql[] = [isEntryPrimary("s")];
-  if (filters.status !== "all") where.push(Prisma.sql`s.status = ${filters.status}::service_status`);
-  if (filters.category !== undefined) where.push(Prisma.sql`lower(s.category) = lower(${filters.category})`);
-  if (filters.domain !== undefined) where.push(Prisma.sql`s.domain = ${filters.domain}`);
-  if (filters.minUptime !== undefined) where.push(Prisma.sql`s.uptime_30d >= ${filters.minUptime}`);
-  if (filters.maxResponseMs !== undefined) {
-    where.push(Prisma.sql`s.avg_response_ms_30d <= ${filters.maxResponseMs}`);
-  }
-  if (filters.minVolume !== undefined)
-    where.push(Prisma.sql`s.volume_usdc_30d >= ${filters.minVolume}::numeric`);
-  if (filters.minTx !== undefined) where.push(Prisma.sql`s.tx_count_30d >= ${filters.minTx}`);
-  if (filters.minPayers !== undefined) where.push(Prisma.sql`s.payer_count_30d >= ${filters.minPayers}`);
-  if (filters.updatedSince !== undefined) {
-    where.push(Prisma.sql`s.info_updated_at >= ${filters.updatedSince.toISOString()}::timestamptz`);
-  }
-  return where;
+export type SortKey = Exclude<ServiceSort, "relevance">;
+
+/** Every catalogue entry (its primary row), with its search document and its place in each sort. */
+export interface EntryRow extends ServiceRecord {
+  /** The service_search document as tsvector text; null until the document is built. */
+  document: string | null;
+  /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
+  sortRanks: Record<SortKey, number>;
 }
 
-/** Conditions on what any row of the entry has: tags, endpoints, sources, verification. */
-function entryConditions(filters: ServiceFilters): Prisma.Sql[] {
-  const where: Prisma.Sql[] = [];
-  for (const tag of filters.tags ?? []) {
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM services tm JOIN service_tags t ON t.service_id = tm.id
-      WHERE ${isEntryMember("tm", "s")} AND t.tag = ${tag})`);
-  }
-  if (filters.method !== undefined) {
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM services em JOIN endpoints e ON e.service_id = em.id
-      WHERE ${isEntryMember("em", "s")} AND e.method = ${filters.method})`);
-  }
-  if (filters.source !== undefined) {
-    // Base URLs are stored with a trailing slash; people often leave it off.
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM services sm JOIN sources src ON src.id = sm.source_id
-      WHERE ${isEntryMember("sm", "s")}
-        AND (src.kind::text = ${filters.source} OR rtrim(src.base_url, '/') = rtrim(${filters.source}, '/')))`);
-  }
-  if (filters.verified !== undefined) {
-    const verified = Prisma.sql`EXISTS (SELECT 1 FROM services vm
-      WHERE ${isEntryMember("vm", "s")} AND ${serviceVerifiedCondition("vm")})`;
-    where.push(filters.verified ? verified : Prisma.sql`NOT ${verified}`);
-  }
-  return where;
-}
+const SORT_RANK_KEYS = SERVICE_SORTS.filter((sort): sort is SortKey => sort !== "relevance");
 
 /**
- * One EXISTS for all payment filters: a single option must satisfy them together, so that
- * network=base&asset=USDC&max_price=0.01 means "USDC on Base for at most a cent", not three
- * unrelated options.
+ * Ranks come from Postgres so that the order is Postgres's (collation for names, exact numeric),
+ * whoever sorts by them; NULLS LAST puts missing values after every real one, and they become 0.
  */
-function paymentCondition(filters: ServiceFilters): Prisma.Sql[] {
-  const option: Prisma.Sql[] = [];
-  if (filters.network !== undefined) {
-    option.push(Prisma.sql`(lower(po.network) = lower(${filters.network})
-      OR lower(po.network_name) = lower(${filters.network}))`);
-  }
-  if (filters.asset !== undefined) {
-    option.push(Prisma.sql`(lower(po.asset) = lower(${filters.asset})
-      OR lower(po.asset_symbol) = lower(${filters.asset}))`);
-  }
-  if (filters.maxPrice !== undefined) option.push(Prisma.sql`po.price_usdc <= ${filters.maxPrice}::numeric`);
-  if (filters.payTo !== undefined) option.push(Prisma.sql`lower(po.pay_to) = lower(${filters.payTo})`);
-  if (option.length === 0) return [];
-  return [Prisma.sql`EXISTS (SELECT 1 ${entryPaymentOptions("s")} AND ${whereAll(option)})`];
-}
-
-/** The list shows one item per catalogue entry (its primary row); see catalogue-entries.ts. */
-function filterConditions(filters: ServiceFilters): Prisma.Sql[] {
-  return [...rowConditions(filters), ...entryConditions(filters), ...paymentCondition(filters)];
-}
-
-/** Ids of the matching services with `sort_key` and `rank` columns (shared with the CSV export). */
-export function serviceCandidates(
-  filters: ServiceFilters,
-  text: TextQuery | undefined,
-  order: ServiceOrder,
-): Prisma.Sql {
-  const where = filterConditions(filters);
-  if (text) where.push(textMatches(text));
-  return Prisma.sql`
-    SELECT s.id, ${SORT_KEYS[order.sort].key} AS sort_key, ${text ? textRank(text) : Prisma.sql`NULL::real`} AS rank
-    FROM services s ${text ? Prisma.sql`JOIN service_search d ON d.service_id = s.id` : Prisma.empty}
-    WHERE ${whereAll(where)}`;
-}
-
-/**
- * ORDER BY over candidate rows `c`: missing values last whatever the direction, ties by id. Written
- * as (key IS NULL), key so that the expression index on (status, (volume IS NULL), volume DESC, id)
- * serves the default list straight from the index.
- */
-export function serviceOrderBy(order: ServiceOrder): Prisma.Sql {
-  // A rank is never missing; writing it once also keeps Postgres from computing ts_rank twice.
-  if (order.sort === "relevance") return Prisma.sql`ORDER BY c.rank ${direction(order.order)}, c.id ASC`;
-  return Prisma.sql`ORDER BY (c.sort_key IS NULL), c.sort_key ${direction(order.order)}, c.id ASC`;
-}
-
-async function servicePage(
-  pool: ReadPool,
-  filters: ServiceFilters,
-  text: TextQuery | undefined,
-  order: ServiceOrder,
-  paging: Paging,
-): Promise<Page<ServiceRecord>> {
-  // A text search ranks every match anyway, so counting them in the same pass is nearly free;
-  // without text, the page may come straight from an index and the count is a separate query.
-  const total = text ? Prisma.sql`count(*) OVER ()::int` : Prisma.sql`NULL::int`;
-  // The page is chosen on narrow candidate rows; tags and endpoints are gathered for it alone.
-  const rows = await queryRows<ServiceRecord & { total: number | null }>(
-    pool,
-    Prisma.sql`
-      SELECT ${SERVICE_COLUMNS}, c.total
-      FROM (
-        SELECT c.id, c.sort_key, c.rank, ${total} AS total
-        FROM (${serviceCandidates(filters, text, order)}) c
-        ${serviceOrderBy(order)}
-        LIMIT ${paging.limit} OFFSET ${paging.offset}
-      ) c
-      JOIN services s ON s.id = c.id
-      LEFT JOIN service_search r ON r.service_id = s.id
-      ${serviceOrderBy(order)}`,
+export async function allEntries(db: Queryable): Promise<EntryRow[]> {
+  const ranks = Prisma.join(
+    SORT_RANK_KEYS.map(
+      (sort) => Prisma.sql`CASE WHEN ${SORT_KEYS[sort].key} IS NULL THEN 0
+        ELSE dense_rank() OVER (ORDER BY ${SORT_KEYS[sort].key} NULLS LAST) END::int`,
+    ),
   );
-  const items = rows.map(({ total: _total, ...service }) => service);
-  const countAll = async () => {
-    const [count] = await queryRows<{ total: number }>(
-      pool,
-      Prisma.sql`SELECT count(*)::int AS total FROM (${serviceCandidates(filters, text, order)}) c`,
-    );
-    return count?.total ?? 0;
-  };
-  return completePage(items, paging, countAll, rows[0]?.total ?? undefined);
-}
-
-export async function listServices(
-  pool: ReadPool,
-  filters: ServiceFilters,
-  order: ServiceOrder,
-  paging: Paging,
-): Promise<Page<ServiceRecord>> {
-  if (filters.q === undefined) return servicePage(pool, filters, undefined, order, paging);
-  const page = await servicePage(pool, filters, typed(filters.q), order, paging);
-  if (page.total > 0) return page;
-  const corrected = await correctedQuery(pool, "service_search", filters.q);
-  return corrected ? servicePage(pool, filters, corrected, order, paging) : page;
+  const rows = await queryRows<ServiceRecord & { document: string | null; ranks: number[] }>(
+    db,
+    Prisma.sql`
+      SELECT ${SERVICE_COLUMNS}, r.document::text AS document, ARRAY[${ranks}] AS ranks
+      FROM services s LEFT JOIN service_search r ON r.service_id = s.id
+      WHERE ${isEntryPrimary("s")}`,
+  );
+  return rows.map(({ ranks: values, ...row }) => ({
+    ...row,
+    sortRanks: Object.fromEntries(SORT_RANK_KEYS.map((sort, i) => [sort, values[i] ?? 0])) as Record<
+      SortKey,
+      number
+    >,
+  }));
 }
 
 /**

@@ -2,65 +2,44 @@ import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 
 /**
- * Matching and ranking of `q`, shared by the service and endpoint searches (documents: see
- * search-index.ts).
+ * The language side of search, kept in Postgres: turning `q` into a tsquery with the
+ * `catalogue_search` configuration (English stemming after unaccent, the same that built the
+ * documents, see search-index.ts), and correcting misspelt words against the vocabulary.
+ * Matching and ranking happen in memory (src/search/text-index.ts).
  *
  * `q` is first read as typed, in web-search syntax ("quoted phrase", or, -word), stemmed, so
  * "quotes" finds "quote", and ranked by ts_rank over the weighted document (name and tags weigh
- * most). Typos are the fallback: only when the words match no row at all (a misspelt
+ * most). Typos are the fallback: only when the words match no document at all (a misspelt
  * "stok quotes"), each word unknown to the catalogue's vocabulary (search_terms) is replaced by
  * the up to three known words most similar to it (pg_trgm similarity ≥ 0.3), and the words are
  * searched again, all required (web-search operators are not kept): ('stock' | 'stoke') & 'quotes'.
- * Correcting words rather than comparing q with whole documents keeps typo searches fast (an
- * index lookup per word) and precise; deciding on the words alone, not on the filters, means a
- * filter never turns a word search into a fuzzy one.
+ * Correcting words rather than comparing q with whole documents keeps typo searches precise;
+ * deciding on the words alone, not on the filters, means a filter never turns a word search into
+ * a fuzzy one.
  */
 
-/** The document tables; queries join them as `d`. */
-export type SearchedTable = "service_search" | "endpoint_search";
-
-/** q as typed (web-search syntax), or corrected words already in to_tsquery syntax. */
-export type TextQuery = { kind: "typed"; q: string } | { kind: "corrected"; tsquery: string };
-
-export const typed = (q: string): TextQuery => ({ kind: "typed", q });
-
-function tsQuery(text: TextQuery): Prisma.Sql {
-  return text.kind === "typed"
-    ? Prisma.sql`websearch_to_tsquery('catalogue_search', ${text.q})`
-    : Prisma.sql`to_tsquery('catalogue_search', ${text.tsquery})`;
-}
-
-/** Condition on the document table joined as `d`. */
-export function textMatches(text: TextQuery): Prisma.Sql {
-  return Prisma.sql`d.document @@ ${tsQuery(text)}`;
-}
-
-/** ts_rank normalised to 0..1 (rank / (rank + 1)); weights A 1.0, B 0.4, C 0.2, D 0.1. */
-export function textRank(text: TextQuery): Prisma.Sql {
-  return Prisma.sql`ts_rank(d.document, ${tsQuery(text)}, 32)`;
+/** q as Postgres reads it: websearch_to_tsquery, printed as tsquery text ('' when only stop words). */
+export async function typedQueryText(pool: ReadPool, q: string): Promise<string> {
+  const [row] = await queryRows<{ query: string }>(
+    pool,
+    Prisma.sql`SELECT websearch_to_tsquery('catalogue_search', ${q})::text AS query`,
+  );
+  return row?.query ?? "";
 }
 
 interface CorrectionRow {
-  matched: boolean;
   words: Array<{ known: boolean; options: string[] }>;
 }
 
 /**
- * The typo fallback for a q that found nothing: null when its words do match some row (the
- * filters excluded them, which is an answer), when every word is known already, or when some
- * word resembles nothing known; otherwise the corrected query.
+ * The typo fallback for a q whose words match no document: the corrected query as tsquery text,
+ * or null when every word is known already or some word resembles nothing known.
  */
-export async function correctedQuery(
-  pool: ReadPool,
-  table: SearchedTable,
-  q: string,
-): Promise<TextQuery | null> {
+export async function correctedQueryText(pool: ReadPool, q: string): Promise<string | null> {
   const [row] = await queryRows<CorrectionRow>(
     pool,
     Prisma.sql`
-      SELECT
-        EXISTS (SELECT 1 FROM ${Prisma.raw(table)} w WHERE w.document @@ ${tsQuery(typed(q))}) AS matched,
-        coalesce((
+      SELECT coalesce((
           SELECT json_agg(json_build_object('known', t.known, 'options', t.options) ORDER BY t.ord)
           FROM (
             SELECT tok.ord, k.known,
@@ -76,14 +55,18 @@ export async function correctedQuery(
           ) t
         ), '[]'::json) AS words`,
   );
-  if (!row || row.matched) return null;
+  if (!row) return null;
   if (row.words.every((word) => word.known) || row.words.some((word) => word.options.length === 0))
     return null;
   // Options are [[:alnum:]] words quoted as lexemes: nothing in them is tsquery syntax.
-  const tsquery = row.words
+  const words = row.words
     .map(({ options }) =>
       options.length === 1 ? `'${options[0]}'` : `(${options.map((o) => `'${o}'`).join(" | ")})`,
     )
     .join(" & ");
-  return { kind: "corrected", tsquery };
+  const [converted] = await queryRows<{ query: string }>(
+    pool,
+    Prisma.sql`SELECT to_tsquery('catalogue_search', ${words})::text AS query`,
+  );
+  return converted?.query ?? null;
 }

@@ -74,6 +74,16 @@ export const settings = {
     schema: positiveInt(100_000).default(2_000),
     description: "Most answers the API keeps in its cache (least recently used go first).",
   },
+  API_INDEX_REFRESH_SECONDS: {
+    schema: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be between 0 and 3600")
+      .max(3600, "must be between 0 and 3600")
+      .default(60),
+    description:
+      "How often the API checks whether the catalogue changed and reloads its in-memory index (0: before every request).",
+  },
   LOG_LEVEL: {
     schema: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {

@@ -4,6 +4,9 @@ import express, { type Express } from "express";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { CatalogueIndexStore } from "../search/catalogue-index-store";
+import { SearchQueries } from "../search/search-queries";
+import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
 import type { ResponseCache } from "./response-cache";
@@ -21,10 +24,31 @@ export interface AppDependencies {
   logger: Logger;
   /** Short-lived cache of answers (API_CACHE_TTL_SECONDS); none when omitted (tests). */
   responseCache?: ResponseCache;
+  /**
+   * How often the in-memory catalogue index checks for a newer catalogue (API_INDEX_REFRESH_SECONDS,
+   * in ms); 0, the default, checks before every request, so tests read their own writes.
+   */
+  indexRefreshMs?: number;
+  /** How many distinct q texts keep their parsed form (see SearchQueries); the benchmark sets 0. */
+  rememberedQueries?: number;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
-export function createApp({ db, pool, logger, responseCache }: AppDependencies): Express {
+export function createApp({
+  db,
+  pool,
+  logger,
+  responseCache,
+  indexRefreshMs = 0,
+  rememberedQueries,
+}: AppDependencies): Express {
+  const catalogue = new CatalogueIndexStore({
+    pool,
+    logger,
+    serialisers: catalogueSerialisers,
+    refreshMs: indexRefreshMs,
+  });
+  const searches = new SearchQueries(pool, rememberedQueries);
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
@@ -33,9 +57,9 @@ export function createApp({ db, pool, logger, responseCache }: AppDependencies):
   app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
   app.use(healthRouter(db));
   if (responseCache) app.use(serveCachedResponses(responseCache));
-  app.use(servicesRouter(pool));
-  app.use(exportsRouter(pool));
-  app.use(endpointsRouter(pool));
+  app.use(servicesRouter(pool, catalogue, searches));
+  app.use(exportsRouter(pool, catalogue, searches));
+  app.use(endpointsRouter(catalogue, searches));
   app.use(catalogueRouter(pool));
   app.use(docsRouter());
   app.use(notFoundHandler);

@@ -1,23 +1,38 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 
-export interface CachedResponse {
-  json: Buffer;
-  gzip: Buffer;
-  etag: string;
-  expiresAt: number;
+/** An answer ready to send: its JSON bytes, its ETag, and its gzip form once someone asked for it. */
+export class PreparedResponse {
+  private compressed: Buffer | undefined;
+
+  constructor(
+    readonly json: Buffer,
+    readonly etag: string,
+    readonly expiresAt = 0,
+  ) {}
+
+  /** Compressed on first use only: most API clients (agents, load tools) never ask for gzip. */
+  get gzip(): Buffer {
+    this.compressed ??= gzipSync(this.json, { level: 6 });
+    return this.compressed;
+  }
+}
+
+/** A weak ETag from a digest of whatever determines the body (the body itself by default). */
+export function weakEtag(determinant: string | Buffer, size: number): string {
+  const digest = createHash("sha1").update(determinant).digest("base64url").slice(0, 27);
+  return `W/"${size.toString(16)}-${digest}"`;
 }
 
 /**
  * The API's answers, kept for a few seconds. The catalogue changes only when a crawl or a probe
- * writes (hourly by default), and agents repeat their searches; an answer that costs ~10 ms of
- * database and serialisation work is then served for the cost of a lookup. Answers are stored
- * compressed and with their ETag, so a hit does no JSON, gzip or hashing work at all. The time to
- * live stays far below the `max-age` the API already promises clients. Least recently used
- * entries go first when the cache is full; very large answers are not kept.
+ * writes, and agents repeat their requests; an answer is then served for the cost of a lookup,
+ * with no JSON, gzip or hashing work. The time to live stays far below the `max-age` the API
+ * already promises clients. Least recently used entries go first when the cache is full; very
+ * large answers are not kept.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
+  private readonly entries = new Map<string, PreparedResponse>();
 
   constructor(
     private readonly ttlMs: number,
@@ -29,7 +44,7 @@ export class ResponseCache {
     return this.ttlMs > 0 && this.maxEntries > 0;
   }
 
-  get(key: string, now = Date.now()): CachedResponse | undefined {
+  get(key: string, now = Date.now()): PreparedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -38,15 +53,17 @@ export class ResponseCache {
     return entry;
   }
 
-  /** Prepares an answer for sending (and keeps it when caching is on and it is not too large). */
-  store(key: string, body: unknown, now = Date.now()): CachedResponse {
-    const json = Buffer.from(JSON.stringify(body));
-    const entry: CachedResponse = {
+  /**
+   * Prepares JSON text for sending (and keeps it when caching is on and it is not too large).
+   * `etagDeterminant`: what the body is a function of, when cheaper to hash than the body.
+   */
+  store(key: string, jsonText: string, etagDeterminant?: string, now = Date.now()): PreparedResponse {
+    const json = Buffer.from(jsonText);
+    const entry = new PreparedResponse(
       json,
-      gzip: gzipSync(json, { level: 6 }),
-      etag: `W/"${json.length.toString(16)}-${createHash("sha1").update(json).digest("base64url").slice(0, 27)}"`,
-      expiresAt: now + this.ttlMs,
-    };
+      weakEtag(etagDeterminant ?? json, json.length),
+      now + this.ttlMs,
+    );
     if (this.enabled && json.length <= this.maxBodyBytes) {
       this.entries.delete(key);
       this.entries.set(key, entry);

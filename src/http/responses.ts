@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { HttpError } from "./errors";
-import { type CachedResponse, ResponseCache } from "./response-cache";
+import { type PreparedResponse, ResponseCache } from "./response-cache";
 
 /**
  * The catalogue changes when a crawl runs (hourly by default): a minute of client caching costs
@@ -15,7 +15,7 @@ function cacheOf(res: Response): ResponseCache {
   return cache instanceof ResponseCache ? cache : NO_CACHE;
 }
 
-function send(req: Request, res: Response, entry: CachedResponse, state: "hit" | "miss"): void {
+function send(req: Request, res: Response, entry: PreparedResponse, state: "hit" | "miss"): void {
   res.set({
     "Cache-Control": CACHE_CONTROL,
     "Content-Type": "application/json; charset=utf-8",
@@ -27,7 +27,7 @@ function send(req: Request, res: Response, entry: CachedResponse, state: "hit" |
     res.status(304).end();
     return;
   }
-  // Compressed once when stored; the compression middleware leaves an encoded answer alone.
+  // Compressed at most once per answer; the compression middleware leaves an encoded answer alone.
   const gzip = req.acceptsEncodings("gzip") === "gzip";
   const body = gzip ? entry.gzip : entry.json;
   if (gzip) res.set("Content-Encoding", "gzip");
@@ -37,7 +37,15 @@ function send(req: Request, res: Response, entry: CachedResponse, state: "hit" |
 
 /** Answers a GET with JSON, through the response cache when the app has one. */
 export function sendCacheable(res: Response, body: unknown): void {
-  send(res.req, res, cacheOf(res).store(res.req.originalUrl, body), "miss");
+  sendJsonText(res, JSON.stringify(body));
+}
+
+/**
+ * Answers a GET with JSON text already built (the catalogue index keeps its items serialised).
+ * `etagDeterminant`: what the body is a function of, when much cheaper to hash than the body.
+ */
+export function sendJsonText(res: Response, jsonText: string, etagDeterminant?: string): void {
+  send(res.req, res, cacheOf(res).store(res.req.originalUrl, jsonText, etagDeterminant), "miss");
 }
 
 /** Serves cached answers before any route runs; routes store theirs through sendCacheable. */

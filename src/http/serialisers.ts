@@ -130,18 +130,24 @@ export function historyJson(record: HistoryRecord) {
   };
 }
 
-export function endpointHitJson(hit: EndpointHit) {
-  return {
+/**
+ * An endpoint search item, split around `verified` (a valid challenge within 24 hours: it depends
+ * on when the request comes, so the catalogue index inserts it per request into text built once).
+ */
+export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: string } {
+  const head = JSON.stringify({
     service_id: hit.serviceId,
     service_name: hit.serviceName,
     domain: hit.domain,
     method: hit.method,
     url: hit.url,
     description: hit.description,
-    verified: hit.verified,
+  });
+  const tail = JSON.stringify({
     last_verified_at: iso(hit.lastVerifiedAt),
     payment_options: hit.paymentOptions.map(paymentOptionJson),
-  };
+  });
+  return { head: `${head.slice(0, -1)},`, tail: tail.slice(1) };
 }
 
 export const categoryJson = (count: TaxonomyCount) => ({

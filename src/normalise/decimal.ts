@@ -112,3 +112,11 @@ export const MAGNITUDES: Readonly<Record<string, number>> = {
 };
 
 export const MAGNITUDE_PATTERN = "k|thousand|mn|mm|million|m|bn|billion|b";
+
+/** Exact comparison: negative, zero or positive as a is less than, equal to or greater than b. */
+export function compareDecimals(a: ExactDecimal, b: ExactDecimal): number {
+  const scale = Math.max(a.scale, b.scale);
+  const x = a.mantissa * 10n ** BigInt(scale - a.scale);
+  const y = b.mantissa * 10n ** BigInt(scale - b.scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

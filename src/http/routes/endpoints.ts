@@ -1,24 +1,26 @@
 import { Router } from "express";
-import { listEndpoints } from "../../catalogue/endpoint-queries";
-import type { ReadPool } from "../../db/read-pool";
-import { methodNotAllowed, sendCacheable } from "../responses";
+import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
+import type { SearchQueries } from "../../search/search-queries";
+import { sendListing } from "../catalogue-listing";
+import { methodNotAllowed } from "../responses";
 import { endpointListQuery } from "../schemas/endpoints";
-import { endpointHitJson, listJson } from "../serialisers";
 import { parseInput } from "../validation";
 
 /** Endpoint-level search: "find an endpoint that does X". */
-export function endpointsRouter(pool: ReadPool): Router {
+export function endpointsRouter(catalogue: CatalogueIndexStore, searches: SearchQueries): Router {
   const router = Router();
   router
     .route("/v1/endpoints")
     .get(async (req, res) => {
       const query = parseInput(endpointListQuery, req.query, "query");
-      const page = await listEndpoints(
-        pool,
-        { q: query.q, method: query.method, category: query.category },
-        { offset: query.offset, limit: query.limit },
+      const paging = { offset: query.offset, limit: query.limit };
+      const filters = { q: query.q, method: query.method, category: query.category };
+      const index = await catalogue.current();
+      const now = Date.now();
+      const listing = await searches.search(query.q, index.endpoints.text, (text) =>
+        index.endpoints.list(filters, paging, text, now),
       );
-      sendCacheable(res, listJson(page, endpointHitJson));
+      sendListing(res, index.snapshot, listing, paging);
     })
     .all(methodNotAllowed);
   return router;

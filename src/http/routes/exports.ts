@@ -7,24 +7,40 @@ import {
 import { SERVICE_EXPORT_COLUMNS, serviceExportQuery as servicesSql } from "../../catalogue/service-export";
 import { serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";
+import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
+import type { SearchQueries } from "../../search/search-queries";
 import { sendCsv } from "../csv";
 import { methodNotAllowed } from "../responses";
 import { historyExportQuery, serviceExportQuery } from "../schemas/services";
 import { parseInput } from "../validation";
 import { notFound, serviceFilters } from "./services";
 
-/** CSV downloads for analysts: the list's filters and sort without paging, and the history. */
-export function exportsRouter(pool: ReadPool): Router {
+/**
+ * CSV downloads for analysts: the list's filters and sort without paging (the catalogue index
+ * chooses the services, a database cursor streams their rows), and the history.
+ */
+export function exportsRouter(
+  pool: ReadPool,
+  catalogue: CatalogueIndexStore,
+  searches: SearchQueries,
+): Router {
   const router = Router();
 
   router
     .route("/v1/services.csv")
     .get(async (req, res) => {
       const query = parseInput(serviceExportQuery, req.query, "query");
+      const filters = serviceFilters(query);
       const order = serviceOrder(query.q, query.sort, query.order);
+      const index = await catalogue.current();
+      const now = Date.now();
+      const { ids } = await searches.search(query.q, index.services.text, (text) => {
+        const matches = index.services.ids(filters, order, text, now);
+        return { ids: matches, total: matches.length };
+      });
       await sendCsv(req, res, {
         pool,
-        query: await servicesSql(pool, serviceFilters(query), order),
+        query: servicesSql(ids),
         columns: SERVICE_EXPORT_COLUMNS,
         filename: "services.csv",
       });

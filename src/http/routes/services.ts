@@ -2,8 +2,11 @@ import { Router } from "express";
 import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
 import { getServiceDetail } from "../../catalogue/service-details";
-import { listServices, type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
+import { type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";
+import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
+import type { SearchQueries } from "../../search/search-queries";
+import { sendListing } from "../catalogue-listing";
 import { HttpError } from "../errors";
 import { methodNotAllowed, sendCacheable } from "../responses";
 import { noQuery } from "../schemas/common";
@@ -13,7 +16,7 @@ import {
   serviceIdParams,
   serviceListQuery,
 } from "../schemas/services";
-import { historyJson, listJson, serviceDetailJson, serviceJson } from "../serialisers";
+import { historyJson, listJson, serviceDetailJson } from "../serialisers";
 import { parseInput } from "../validation";
 
 type ServiceFilterQuery = z.output<typeof serviceExportQuery>;
@@ -46,23 +49,26 @@ export function notFound(id: string): HttpError {
   return new HttpError(404, `No service with id ${id}`);
 }
 
-export function servicesRouter(pool: ReadPool): Router {
+export function servicesRouter(
+  pool: ReadPool,
+  catalogue: CatalogueIndexStore,
+  searches: SearchQueries,
+): Router {
   const router = Router();
 
   router
     .route("/v1/services")
     .get(async (req, res) => {
       const query = parseInput(serviceListQuery, req.query, "query");
-      const page = await listServices(
-        pool,
-        serviceFilters(query),
-        serviceOrder(query.q, query.sort, query.order),
-        {
-          offset: query.offset,
-          limit: query.limit,
-        },
+      const filters = serviceFilters(query);
+      const order = serviceOrder(query.q, query.sort, query.order);
+      const paging = { offset: query.offset, limit: query.limit };
+      const index = await catalogue.current();
+      const now = Date.now();
+      const listing = await searches.search(query.q, index.services.text, (text) =>
+        index.services.list(filters, order, paging, text, now),
       );
-      sendCacheable(res, listJson(page, serviceJson));
+      sendListing(res, index.snapshot, listing, paging);
     })
     .all(methodNotAllowed);
 

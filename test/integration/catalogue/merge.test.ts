@@ -1,14 +1,13 @@
+import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mergeServicesByDomain } from "../../../src/catalogue/merge";
-import { listServices, serviceOrder } from "../../../src/catalogue/service-queries";
-import { createReadPool } from "../../../src/db/read-pool";
 import type { SourceKind } from "../../../src/generated/prisma/enums";
 import { v2Item } from "../../fixtures/bazaar/feed-items";
+import { createTestApp } from "../../support/app";
 import { crawlFeedOnce, crawlOnce } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureFeed } from "../../support/fixture-feed";
 import { FixtureSite } from "../../support/fixture-site";
-import { testLogger } from "../../support/logger";
 import { miniDetail, miniListing } from "../../support/mini-directory";
 
 describe("merging services of the same domain", () => {
@@ -129,7 +128,7 @@ describe("merging services of the same domain", () => {
   it("when an entry's feed row says what the directory row does not, then a search finds the entry by those words", async () => {
     const feed = await new FixtureFeed().start();
     const site = await new FixtureSite().start();
-    const pool = createReadPool(database.url, 2, testLogger);
+    const api = createTestApp(database);
     try {
       feed.items = [
         v2Item("https://alpha.example/v1/tides", {
@@ -145,18 +144,11 @@ describe("merging services of the same domain", () => {
       const primary = await database.db.service.findFirstOrThrow({
         where: { detailUrl: site.url("/s/alpha") },
       });
-      const found = await listServices(
-        pool,
-        { q: "tide tables", status: "listed" },
-        serviceOrder("tide tables"),
-        {
-          offset: 0,
-          limit: 10,
-        },
-      );
-      expect(found.items.map((item) => item.id)).toEqual([primary.id]);
+      const found = await request(api.app).get("/v1/services?q=tide%20tables");
+      expect(found.status).toBe(200);
+      expect(found.body.items.map((item: { id: string }) => item.id)).toEqual([primary.id]);
     } finally {
-      await pool.end();
+      await api.close();
       await Promise.all([feed.stop(), site.stop()]);
     }
   });

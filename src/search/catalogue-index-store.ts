@@ -1,0 +1,85 @@
+import { changedSince } from "../catalogue/catalogue-changes";
+import type { ReadPool } from "../db/read-pool";
+import type { Logger } from "../logging/logger";
+import { type CatalogueIndex, type CatalogueSerialisers, loadCatalogueIndex } from "./catalogue-index";
+
+export interface CatalogueIndexOptions {
+  pool: ReadPool;
+  logger: Logger;
+  serialisers: CatalogueSerialisers;
+  /**
+   * How often to ask the database whether the catalogue changed. 0: before every request, which
+   * then waits for a changed catalogue to load (tests, and anyone who needs read-your-writes).
+   * Otherwise the check runs at most this often and a changed catalogue loads in the background
+   * while the previous index keeps answering.
+   */
+  refreshMs: number;
+}
+
+/**
+ * Keeps the in-memory catalogue index current. Loading is single-flight: concurrent requests share
+ * one load. A failed background reload is logged and the previous index keeps answering.
+ */
+export class CatalogueIndexStore {
+  private index: CatalogueIndex | null = null;
+  private checkedAt = 0;
+  private loading: Promise<CatalogueIndex> | null = null;
+  private checking: Promise<void> | null = null;
+
+  constructor(private readonly options: CatalogueIndexOptions) {}
+
+  async current(): Promise<CatalogueIndex> {
+    let index = this.index ?? (await this.load());
+    if (this.options.refreshMs === 0) {
+      // A load under way may have started before the caller's write: check again after it.
+      while (await changedSince(this.options.pool, index.snapshot)) index = await this.load();
+      return index;
+    }
+    if (Date.now() - this.checkedAt >= this.options.refreshMs) await this.checkInBackground();
+    return this.index ?? index;
+  }
+
+  private checkInBackground(): Promise<void> {
+    this.checking ??= (async () => {
+      try {
+        const index = this.index;
+        const changed = index !== null && (await changedSince(this.options.pool, index.snapshot));
+        this.checkedAt = Date.now();
+        if (changed) {
+          this.load().catch((error: unknown) =>
+            this.options.logger.error(
+              { err: error },
+              "reloading the catalogue index failed; the previous one keeps answering",
+            ),
+          );
+        }
+      } finally {
+        this.checking = null;
+      }
+    })();
+    return this.checking;
+  }
+
+  private load(): Promise<CatalogueIndex> {
+    this.loading ??= (async () => {
+      const started = performance.now();
+      try {
+        const index = await loadCatalogueIndex(this.options.pool, this.options.serialisers);
+        this.index = index;
+        this.checkedAt = Date.now();
+        this.options.logger.info(
+          {
+            services: index.services.size,
+            endpoints: index.endpoints.size,
+            ms: Math.round(performance.now() - started),
+          },
+          "catalogue index loaded",
+        );
+        return index;
+      } finally {
+        this.loading = null;
+      }
+    })();
+    return this.loading;
+  }
+}

@@ -1,0 +1,246 @@
+import type { Paging } from "../catalogue/paging";
+import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
+import { type Amount, amountOf, compareAmounts } from "./amounts";
+import { ordinals, pageInOrder } from "./page-order";
+import type { TextIndex } from "./text-index";
+import type { TsQuery } from "./tsquery";
+
+/**
+ * The services list answered from memory: one entry per catalogue entry (its primary row), with
+ * what every filter and sort needs, and the list item already serialised. Filters and sorts keep
+ * the SQL semantics they replace (see the field comments); sort order comes from Postgres itself
+ * (dense ranks computed when loading), so collation and numeric order are Postgres's.
+ */
+
+export type SortKey = Exclude<ServiceSort, "relevance">;
+
+/** One payment option of the entry, its text fields lower-cased for case-insensitive filters. */
+export interface PaymentFacet {
+  network: string | null;
+  networkName: string | null;
+  asset: string | null;
+  assetSymbol: string | null;
+  price: Amount | null;
+  payTo: string | null;
+}
+
+export interface ServiceEntry {
+  id: string;
+  status: "listed" | "delisted";
+  /** Lower-cased. */
+  category: string | null;
+  domain: string | null;
+  uptime30d: number | null;
+  avgResponseMs30d: number | null;
+  volume: Amount | null;
+  txCount30d: number | null;
+  payerCount30d: number | null;
+  /** Epoch milliseconds. */
+  infoUpdatedAt: number | null;
+  /** Of every row of the entry, like the rest below. */
+  tags: ReadonlySet<string>;
+  methods: ReadonlySet<string>;
+  sourceKinds: readonly string[];
+  /** Base URLs without their trailing slash. */
+  sourceUrls: readonly string[];
+  paymentOptions: readonly PaymentFacet[];
+  /** Latest valid challenge of any endpoint, epoch milliseconds. */
+  lastVerifiedAt: number | null;
+  /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
+  sortRanks: Readonly<Record<SortKey, number>>;
+  /** The list item as the API sends it. */
+  json: string;
+}
+
+export interface Listing {
+  /** Serialised items of the page. */
+  items: string[];
+  total: number;
+  /** Within one catalogue version, equal fingerprints mean equal items (for ETags without hashing bodies). */
+  fingerprint: string;
+}
+
+/** A valid x402 challenge within this long counts as verified (as endpointVerifiedCondition). */
+export const VERIFIED_WITHIN_MS = 24 * 60 * 60 * 1000;
+
+type Predicate = (entry: ServiceEntry) => boolean;
+
+const lower = (text: string | undefined) => text?.toLowerCase();
+const atLeast = (value: number | null, min: number | undefined) =>
+  min === undefined || (value !== null && value >= min);
+
+function paymentPredicate(filters: ServiceFilters): Predicate | null {
+  const network = lower(filters.network);
+  const asset = lower(filters.asset);
+  const payTo = lower(filters.payTo);
+  const maxPrice = filters.maxPrice === undefined ? undefined : amountOf(filters.maxPrice);
+  if (network === undefined && asset === undefined && payTo === undefined && maxPrice === undefined)
+    return null;
+  // One option must satisfy them all: "USDC on Base for at most a cent".
+  const fits = (option: PaymentFacet) =>
+    (network === undefined || option.network === network || option.networkName === network) &&
+    (asset === undefined || option.asset === asset || option.assetSymbol === asset) &&
+    (payTo === undefined || option.payTo === payTo) &&
+    (maxPrice === undefined || (option.price !== null && compareAmounts(option.price, maxPrice) <= 0));
+  return (entry) => entry.paymentOptions.some(fits);
+}
+
+function predicates(filters: ServiceFilters, now: number): Predicate[] {
+  const checks: Predicate[] = [];
+  if (filters.status !== "all") checks.push((e) => e.status === filters.status);
+  const category = lower(filters.category);
+  if (category !== undefined) checks.push((e) => e.category === category);
+  if (filters.domain !== undefined) checks.push((e) => e.domain === filters.domain);
+  if (filters.minUptime !== undefined) checks.push((e) => atLeast(e.uptime30d, filters.minUptime));
+  const maxResponse = filters.maxResponseMs;
+  if (maxResponse !== undefined)
+    checks.push((e) => e.avgResponseMs30d !== null && e.avgResponseMs30d <= maxResponse);
+  if (filters.minVolume !== undefined) {
+    const min = amountOf(filters.minVolume);
+    checks.push((e) => e.volume !== null && compareAmounts(e.volume, min) >= 0);
+  }
+  if (filters.minTx !== undefined) checks.push((e) => atLeast(e.txCount30d, filters.minTx));
+  if (filters.minPayers !== undefined) checks.push((e) => atLeast(e.payerCount30d, filters.minPayers));
+  const since = filters.updatedSince?.getTime();
+  if (since !== undefined) checks.push((e) => e.infoUpdatedAt !== null && e.infoUpdatedAt >= since);
+  for (const tag of filters.tags ?? []) checks.push((e) => e.tags.has(tag));
+  const method = filters.method;
+  if (method !== undefined) checks.push((e) => e.methods.has(method));
+  const source = filters.source;
+  if (source !== undefined) {
+    // Base URLs are stored with a trailing slash; people often leave it off.
+    const url = source.replace(/\/+$/, "");
+    checks.push((e) => e.sourceKinds.includes(source) || e.sourceUrls.includes(url));
+  }
+  if (filters.verified !== undefined) {
+    const since24h = now - VERIFIED_WITHIN_MS;
+    const wanted = filters.verified;
+    checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted);
+  }
+  const payment = paymentPredicate(filters);
+  if (payment) checks.push(payment);
+  return checks;
+}
+
+/** Every check at once; most lists have one or two. */
+function passesAll(checks: Predicate[]): Predicate {
+  return (entry) => {
+    for (const check of checks) if (!check(entry)) return false;
+    return true;
+  };
+}
+
+export class ServiceIndex {
+  /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
+  private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
+  /** Each entry's place in id order: the tie-break, as an integer. */
+  private readonly idPlace: Int32Array;
+
+  constructor(
+    private readonly entries: readonly ServiceEntry[],
+    /** Documents in the same order as the entries. */
+    readonly text: TextIndex,
+  ) {
+    this.idPlace = ordinals(entries.length, (i) => this.at(i).id);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** A page of the list; `query` is the parsed q (null: q matched nothing, as an empty query). */
+  list(
+    filters: ServiceFilters,
+    order: ServiceOrder,
+    paging: Paging,
+    query: TsQuery | null | undefined,
+    now: number,
+  ): Listing {
+    const { page, total } = this.matching(filters, order, query, now, paging);
+    return { items: page.map((i) => this.at(i).json), total, fingerprint: page.join(",") };
+  }
+
+  /** Ids of every match in list order (the CSV export). */
+  ids(
+    filters: ServiceFilters,
+    order: ServiceOrder,
+    query: TsQuery | null | undefined,
+    now: number,
+  ): string[] {
+    const everything = { offset: 0, limit: this.entries.length };
+    return this.matching(filters, order, query, now, everything).page.map((i) => this.at(i).id);
+  }
+
+  /** Entry indexes of the page of matches, in the requested order, and how many match in all. */
+  private matching(
+    filters: ServiceFilters,
+    order: ServiceOrder,
+    query: TsQuery | null | undefined,
+    now: number,
+    paging: Paging,
+  ): { page: number[]; total: number } {
+    const passes = passesAll(predicates(filters, now));
+    if (query === null) return { page: [], total: 0 };
+    if (query === undefined) {
+      // Walk the sort's precomputed order: the page is collected while counting every match.
+      const page: number[] = [];
+      const { sorted } = this.sortOrder(order);
+      const { entries } = this;
+      let total = 0;
+      for (let k = 0; k < sorted.length; k += 1) {
+        const i = sorted[k] as number;
+        if (!passes(entries[i] as ServiceEntry)) continue;
+        if (total >= paging.offset && page.length < paging.limit) page.push(i);
+        total += 1;
+      }
+      return { page, total };
+    }
+    const { entries } = this;
+    const { docs, ranks } = this.text.search(query, (doc) => passes(entries[doc] as ServiceEntry));
+    const { idPlace } = this;
+    let compare: (a: number, b: number) => number;
+    if (order.sort === "relevance") {
+      const sign = order.order === "asc" ? 1 : -1;
+      compare = (a, b) =>
+        sign * ((ranks[a] ?? 0) - (ranks[b] ?? 0)) ||
+        (idPlace[docs[a] ?? 0] ?? 0) - (idPlace[docs[b] ?? 0] ?? 0);
+    } else {
+      const { place } = this.sortOrder(order);
+      compare = (a, b) => (place[docs[a] ?? 0] ?? 0) - (place[docs[b] ?? 0] ?? 0);
+    }
+    const page = pageInOrder(docs.length, paging.offset, paging.limit, compare).map((m) => docs[m] ?? 0);
+    return { page, total: docs.length };
+  }
+
+  private at(i: number): ServiceEntry {
+    const entry = this.entries[i];
+    if (!entry) throw new Error(`no entry ${i}`);
+    return entry;
+  }
+
+  /** Every entry in the order of a sort: missing values last in both directions, ties by id. */
+  private sortOrder(order: ServiceOrder): { sorted: Int32Array; place: Int32Array } {
+    const cacheKey = `${order.sort}:${order.order}`;
+    const cached = this.orders.get(cacheKey);
+    if (cached) return cached;
+    const sign = order.order === "asc" ? 1 : -1;
+    // Relevance without q ranks nothing: every entry ties and id decides (as the SQL did).
+    const key = order.sort === "relevance" ? null : order.sort;
+    const sorted = Int32Array.from(this.entries.keys()).sort((a, b) => {
+      if (key !== null) {
+        const rx = this.at(a).sortRanks[key];
+        const ry = this.at(b).sortRanks[key];
+        if ((rx === 0) !== (ry === 0)) return rx === 0 ? 1 : -1;
+        if (rx !== ry) return sign * (rx - ry);
+      }
+      return (this.idPlace[a] ?? 0) - (this.idPlace[b] ?? 0);
+    });
+    const place = new Int32Array(sorted.length);
+    sorted.forEach((entry, i) => {
+      place[entry] = i;
+    });
+    const computed = { sorted, place };
+    this.orders.set(cacheKey, computed);
+    return computed;
+  }
+}

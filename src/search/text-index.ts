@@ -1,0 +1,385 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { queryTerms, type TsQuery } from "./tsquery";
+import { parseTsVector } from "./tsvector";
+
+/**
+ * Full-text matching and ranking over documents held in memory, with the semantics of Postgres's
+ * `document @@ query` and `ts_rank(document, query, 32)` (tsrank.c: calc_rank_or / calc_rank_and,
+ * default weights, rank / (rank + 1)), so the in-memory index ranks as the SQL did.
+ */
+
+/**
+ * Every document in flat arrays (a few typed arrays in all, rather than objects per document):
+ * document d has the terms termIds[docStarts[d]..docStarts[d+1]) (lexeme ids, ascending), and term
+ * k has the positions positions[termStarts[k]..termStarts[k+1]), each (position << 2) | weight
+ * code (3 = A … 0 = D), ascending by position.
+ */
+interface Documents {
+  docStarts: Int32Array;
+  termIds: Int32Array;
+  termStarts: Int32Array;
+  positions: Int32Array;
+}
+
+/** Matching documents (indexes as passed to TextIndex.build) and their ranks, in parallel. */
+export interface TextMatches {
+  docs: number[];
+  ranks: number[];
+}
+
+type Term = Extract<TsQuery, { kind: "term" }>;
+
+interface PreparedQuery {
+  lexemeIds: Map<Term, number[]>;
+  /** Lexeme ids of each distinct query word, as ts_rank counts them (negated ones included). */
+  rankTerms: number[][];
+  allOfAnd: boolean;
+  /** Scratch space for rankAnd: the position ranges of the words seen so far. */
+  seenStarts: Int32Array;
+  seenEnds: Int32Array;
+}
+
+/** ts_rank's default weights by weight code: D 0.1, C 0.2, B 0.4, A 1.0. */
+const WEIGHTS = [0.1, 0.2, 0.4, 1.0] as const;
+const weightOf = (encoded: number): number => WEIGHTS[encoded & 3] ?? 0.1;
+/** π²/6, the limit of Σ 1/i², as tsrank.c writes it. */
+const SUM_INVERSE_SQUARES = 1.64493406685;
+
+function wordDistance(distance: number): number {
+  if (distance > 100) return 1e-30;
+  return 1.0 / (1.005 + 0.05 * Math.exp(distance / 1.5 - 2));
+}
+
+/** wordDistance for the distances that matter (1…100), computed once: rankAnd calls it per pair. */
+const WORD_DISTANCES = Float64Array.from({ length: 101 }, (_, distance) => wordDistance(distance));
+const distanceWeight = (distance: number) => (distance > 100 ? 1e-30 : (WORD_DISTANCES[distance] ?? 0));
+
+/** A positions list, or ANY inside a phrase where a negation leaves positions unknown. */
+type Positions = number[] | "any";
+
+const EMPTY = new Int32Array(0);
+const YIELD_EVERY = 500;
+
+export class TextIndex {
+  private constructor(
+    private readonly lexicon: Map<string, number>,
+    private readonly postings: Int32Array[],
+    private readonly documents: Documents,
+  ) {}
+
+  /**
+   * Documents as Postgres prints tsvectors; null for a document that was never built. Yields to
+   * the event loop every few hundred documents: an API process keeps answering (from its previous
+   * index) while it builds the next.
+   */
+  static async build(texts: ReadonlyArray<string | null>): Promise<TextIndex> {
+    const lexicon = new Map<string, number>();
+    const postingLists: number[][] = [];
+    const docStarts = new Int32Array(texts.length + 1);
+    const termIds: number[] = [];
+    const termStarts: number[] = [];
+    const positions: number[] = [];
+    for (const [doc, text] of texts.entries()) {
+      if (doc % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
+      docStarts[doc] = termIds.length;
+      const entries = (text === null ? [] : parseTsVector(text)).map(({ lexeme, positions: at }) => {
+        let id = lexicon.get(lexeme);
+        if (id === undefined) {
+          id = lexicon.size;
+          lexicon.set(lexeme, id);
+          postingLists.push([]);
+        }
+        postingLists[id]?.push(doc);
+        return { id, at };
+      });
+      entries.sort((a, b) => a.id - b.id);
+      for (const { id, at } of entries) {
+        termIds.push(id);
+        termStarts.push(positions.length);
+        for (const position of at) positions.push(position);
+      }
+    }
+    docStarts[texts.length] = termIds.length;
+    termStarts.push(positions.length);
+    return new TextIndex(
+      lexicon,
+      postingLists.map((list) => Int32Array.from(list)),
+      {
+        docStarts,
+        termIds: Int32Array.from(termIds),
+        termStarts: Int32Array.from(termStarts),
+        positions: Int32Array.from(positions),
+      },
+    );
+  }
+
+  get size(): number {
+    return this.documents.docStarts.length - 1;
+  }
+
+  /**
+   * The documents matching the query that `accept` lets through (it runs first: a filter spares
+   * the ranking of what it excludes), in document order, with their ranks.
+   */
+  search(query: TsQuery, accept: (doc: number) => boolean = () => true): TextMatches {
+    const prepared = this.prepare(query);
+    const candidates = this.candidates(query, prepared.lexemeIds);
+    const docs: number[] = [];
+    const ranks: number[] = [];
+    const visit = (doc: number) => {
+      if (accept(doc) && this.matches(query, doc, prepared.lexemeIds)) {
+        docs.push(doc);
+        ranks.push(this.rank(prepared, doc));
+      }
+    };
+    if (candidates === null) for (let doc = 0; doc < this.size; doc += 1) visit(doc);
+    else for (const doc of candidates) visit(doc);
+    return { docs, ranks };
+  }
+
+  /** Whether any document matches (the typo fallback only corrects queries that match nothing). */
+  matchesAny(query: TsQuery): boolean {
+    const { lexemeIds } = this.prepare(query);
+    const candidates = this.candidates(query, lexemeIds);
+    if (candidates === null) {
+      for (let doc = 0; doc < this.size; doc += 1) if (this.matches(query, doc, lexemeIds)) return true;
+      return false;
+    }
+    return candidates.some((doc) => this.matches(query, doc, lexemeIds));
+  }
+
+  /** What ranking needs once per search rather than once per document. */
+  private prepare(query: TsQuery): PreparedQuery {
+    const lexemeIds = this.resolveTerms(query);
+    const rankTerms = uniqueByLexeme(queryTerms(query)).map((term) => lexemeIds.get(term) ?? []);
+    return {
+      lexemeIds,
+      rankTerms,
+      allOfAnd: (query.kind === "and" || query.kind === "phrase") && rankTerms.length >= 2,
+      seenStarts: new Int32Array(rankTerms.length),
+      seenEnds: new Int32Array(rankTerms.length),
+    };
+  }
+
+  /** The lexeme ids each term stands for: one, none, or every lexeme with a prefix. */
+  private resolveTerms(query: TsQuery): Map<Term, number[]> {
+    const resolved = new Map<Term, number[]>();
+    const visit = (node: TsQuery): void => {
+      if (node.kind === "term") {
+        if (!node.prefix) {
+          const id = this.lexicon.get(node.lexeme);
+          resolved.set(node, id === undefined ? [] : [id]);
+        } else {
+          const ids: number[] = [];
+          for (const [lexeme, id] of this.lexicon) if (lexeme.startsWith(node.lexeme)) ids.push(id);
+          resolved.set(node, ids);
+        }
+      } else if (node.kind === "not") visit(node.arg);
+      else {
+        visit(node.left);
+        visit(node.right);
+      }
+    };
+    visit(query);
+    return resolved;
+  }
+
+  /** A superset of the matching documents, ascending; null when any document may match (NOT). */
+  private candidates(node: TsQuery, lexemeIds: Map<Term, number[]>): Int32Array | null {
+    switch (node.kind) {
+      case "term": {
+        const lists = (lexemeIds.get(node) ?? []).map((id) => this.postings[id] ?? EMPTY);
+        return lists.length === 1 ? (lists[0] ?? EMPTY) : union(lists);
+      }
+      case "not":
+        return null;
+      case "or": {
+        const left = this.candidates(node.left, lexemeIds);
+        const right = this.candidates(node.right, lexemeIds);
+        return left === null || right === null ? null : union([left, right]);
+      }
+      default: {
+        // and, phrase: both sides must match, so either side's candidates will do: the fewer.
+        const left = this.candidates(node.left, lexemeIds);
+        const right = this.candidates(node.right, lexemeIds);
+        if (left === null) return right;
+        if (right === null) return left;
+        return left.length <= right.length ? left : right;
+      }
+    }
+  }
+
+  /** The term index of the lexeme in the document, or -1. */
+  private termIndex(doc: number, lexemeId: number): number {
+    const { docStarts, termIds } = this.documents;
+    let low = docStarts[doc] ?? 0;
+    let high = (docStarts[doc + 1] ?? 0) - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const value = termIds[middle] ?? 0;
+      if (value === lexemeId) return middle;
+      if (value < lexemeId) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  private hasTerm(doc: number, term: Term, lexemeIds: Map<Term, number[]>): boolean {
+    const { termStarts, positions } = this.documents;
+    for (const id of lexemeIds.get(term) ?? []) {
+      const k = this.termIndex(doc, id);
+      if (k < 0) continue;
+      if (term.weights === 0) return true;
+      for (let p = termStarts[k] ?? 0; p < (termStarts[k + 1] ?? 0); p += 1) {
+        if (term.weights & (1 << ((positions[p] ?? 0) & 3))) return true;
+      }
+    }
+    return false;
+  }
+
+  /** The term's encoded positions in the document (of every lexeme it stands for), weights applied. */
+  private termPositions(doc: number, term: Term, lexemeIds: Map<Term, number[]>): number[] {
+    const { termStarts, positions } = this.documents;
+    const found: number[] = [];
+    for (const id of lexemeIds.get(term) ?? []) {
+      const k = this.termIndex(doc, id);
+      if (k < 0) continue;
+      for (let p = termStarts[k] ?? 0; p < (termStarts[k + 1] ?? 0); p += 1) {
+        const encoded = positions[p] ?? 0;
+        if (term.weights === 0 || term.weights & (1 << (encoded & 3))) found.push(encoded);
+      }
+    }
+    return found;
+  }
+
+  private matches(node: TsQuery, doc: number, lexemeIds: Map<Term, number[]>): boolean {
+    switch (node.kind) {
+      case "term":
+        return this.hasTerm(doc, node, lexemeIds);
+      case "not":
+        return !this.matches(node.arg, doc, lexemeIds);
+      case "and":
+        return this.matches(node.left, doc, lexemeIds) && this.matches(node.right, doc, lexemeIds);
+      case "or":
+        return this.matches(node.left, doc, lexemeIds) || this.matches(node.right, doc, lexemeIds);
+      case "phrase": {
+        const positions = this.phrasePositions(node, doc, lexemeIds);
+        return positions === "any" || positions.length > 0;
+      }
+    }
+  }
+
+  /** Positions (without weights) where the node's match ends, for phrase matching. */
+  private phrasePositions(node: TsQuery, doc: number, lexemeIds: Map<Term, number[]>): Positions {
+    switch (node.kind) {
+      case "term":
+        return this.termPositions(doc, node, lexemeIds).map((encoded) => encoded >> 2);
+      case "not":
+        // Where a negated word is absent anyway the phrase is free of it; otherwise, no match.
+        return this.matches(node.arg, doc, lexemeIds) ? [] : "any";
+      case "phrase": {
+        const left = this.phrasePositions(node.left, doc, lexemeIds);
+        const right = this.phrasePositions(node.right, doc, lexemeIds);
+        if (right === "any") return left === "any" ? "any" : left.map((p) => p + node.distance);
+        if (left === "any") return right;
+        const starts = new Set(left);
+        return right.filter((p) => starts.has(p - node.distance));
+      }
+      default: {
+        const left = this.phrasePositions(node.left, doc, lexemeIds);
+        const right = this.phrasePositions(node.right, doc, lexemeIds);
+        if (left === "any" || right === "any") return left === "any" ? right : left;
+        if (node.kind === "and" && (left.length === 0 || right.length === 0)) return [];
+        return [...new Set([...left, ...right])].sort((a, b) => a - b);
+      }
+    }
+  }
+
+  /** ts_rank(document, query, 32). */
+  private rank(prepared: PreparedQuery, doc: number): number {
+    let rank = prepared.allOfAnd ? this.rankAnd(prepared, doc) : this.rankOr(prepared, doc);
+    if (rank < 0) rank = 1e-20;
+    // float4, as ts_rank returns it: ranks Postgres saw as equal stay equal (ties go by id).
+    return Math.fround(rank / (rank + 1));
+  }
+
+  /** calc_rank_or: each word's occurrences, the heaviest counted fully, divided by the number of words. */
+  private rankOr(prepared: PreparedQuery, doc: number): number {
+    const { termStarts, positions } = this.documents;
+    let rank = 0;
+    for (const ids of prepared.rankTerms) {
+      for (const id of ids) {
+        const k = this.termIndex(doc, id);
+        if (k < 0) continue;
+        const start = termStarts[k] ?? 0;
+        const end = termStarts[k + 1] ?? 0;
+        let sum = 0;
+        let heaviest = -1;
+        let heaviestIndex = 0;
+        for (let p = start; p < end; p += 1) {
+          const weight = weightOf(positions[p] ?? 0);
+          const j = p - start + 1;
+          sum += weight / (j * j);
+          if (weight > heaviest) {
+            heaviest = weight;
+            heaviestIndex = j;
+          }
+        }
+        rank += (heaviest + sum - heaviest / (heaviestIndex * heaviestIndex)) / SUM_INVERSE_SQUARES;
+      }
+    }
+    const words = prepared.rankTerms.length;
+    return words > 0 ? rank / words : rank;
+  }
+
+  /** calc_rank_and: every pair of occurrences of two different words, closer pairs weighing more. */
+  private rankAnd(prepared: PreparedQuery, doc: number): number {
+    const { termStarts, positions } = this.documents;
+    const { seenStarts, seenEnds } = prepared;
+    let seen = 0;
+    let rank = -1;
+    for (const ids of prepared.rankTerms) {
+      let lastStart = -1;
+      let lastEnd = -1;
+      for (const id of ids) {
+        const k = this.termIndex(doc, id);
+        if (k < 0) continue;
+        const start = termStarts[k] ?? 0;
+        const end = termStarts[k + 1] ?? 0;
+        for (let w = 0; w < seen; w += 1) {
+          for (let p = start; p < end; p += 1) {
+            const a = positions[p] ?? 0;
+            for (let q = seenStarts[w] ?? 0; q < (seenEnds[w] ?? 0); q += 1) {
+              const b = positions[q] ?? 0;
+              const distance = Math.abs((a >> 2) - (b >> 2));
+              if (distance === 0) continue;
+              const weight = Math.sqrt(weightOf(a) * weightOf(b) * distanceWeight(distance));
+              rank = rank < 0 ? weight : 1.0 - (1.0 - rank) * (1.0 - weight);
+            }
+          }
+        }
+        lastStart = start;
+        lastEnd = end;
+      }
+      if (lastStart >= 0) {
+        seenStarts[seen] = lastStart;
+        seenEnds[seen] = lastEnd;
+        seen += 1;
+      }
+    }
+    return rank;
+  }
+}
+
+function uniqueByLexeme(terms: Term[]): Term[] {
+  const seen = new Map<string, Term>();
+  for (const term of terms) if (!seen.has(term.lexeme)) seen.set(term.lexeme, term);
+  return [...seen.values()];
+}
+
+/** Sorted union of ascending lists, without repeats. */
+function union(lists: Int32Array[]): Int32Array {
+  const merged = new Set<number>();
+  for (const list of lists) for (const doc of list) merged.add(doc);
+  return Int32Array.from([...merged].sort((a, b) => a - b));
+}

@@ -1,0 +1,111 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  changedSince,
+  currentSnapshot,
+  pruneCatalogueChanges,
+} from "../../../src/catalogue/catalogue-changes";
+import { serviceOrder } from "../../../src/catalogue/service-queries";
+import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
+import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
+import { CatalogueIndexStore } from "../../../src/search/catalogue-index-store";
+import { seedServices } from "../../support/catalogue";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { testLogger } from "../../support/logger";
+
+describe("the in-memory catalogue index follows the database", () => {
+  let database: TestDatabase;
+  let pool: ReadPool;
+  const names = async (store: CatalogueIndexStore): Promise<string[]> => {
+    const index = await store.current();
+    const listing = index.services.list(
+      { status: "all" },
+      serviceOrder(undefined, "name"),
+      { offset: 0, limit: 50 },
+      undefined,
+      Date.now(),
+    );
+    return listing.items.map((item) => (JSON.parse(item) as { name: string }).name);
+  };
+  const store = (refreshMs: number) =>
+    new CatalogueIndexStore({ pool, logger: testLogger, serialisers: catalogueSerialisers, refreshMs });
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createReadPool(database.url, 4, testLogger);
+  });
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  it("when refreshing before every request, then a write is in the very next answer", async () => {
+    const fresh = store(0);
+    await seedServices(database.db, [{ name: "Alpha" }]);
+    expect(await names(fresh)).toEqual(["Alpha"]);
+    await seedServices(database.db, [{ name: "Beta" }]);
+    expect(await names(fresh)).toEqual(["Alpha", "Beta"]);
+  });
+
+  it("when refreshing every so often, then the loaded index answers until a check finds the change", async () => {
+    const lazy = store(60_000);
+    const before = await names(lazy);
+    await seedServices(database.db, [{ name: "Gamma" }]);
+    expect(await names(lazy)).toEqual(before); // not checked yet: the loaded index answers
+
+    const soon = store(50);
+    expect(await names(soon)).toContain("Gamma");
+    await seedServices(database.db, [{ name: "Delta" }]);
+    await expect.poll(() => names(soon), { timeout: 10_000, interval: 60 }).toContain("Delta");
+  });
+
+  it("when a transaction that began before the snapshot commits after it, then the change is still seen", async () => {
+    const early = new pg.Client({ connectionString: database.url });
+    const late = new pg.Client({ connectionString: database.url });
+    await Promise.all([early.connect(), late.connect()]);
+    try {
+      await early.query("BEGIN");
+      await early.query("UPDATE services SET name = 'Alpha (renamed)' WHERE name = 'Alpha'"); // older xid
+      await late.query("UPDATE services SET name = 'Beta (renamed)' WHERE name = 'Beta'"); // commits first
+
+      const reader = await pool.connect();
+      let snapshot: string;
+      try {
+        await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        snapshot = await currentSnapshot(reader);
+        await reader.query("COMMIT");
+      } finally {
+        reader.release();
+      }
+      expect(await changedSince(pool, snapshot)).toBe(false); // the early one has not committed
+      await early.query("COMMIT");
+      expect(await changedSince(pool, snapshot)).toBe(true);
+    } finally {
+      await Promise.all([early.end(), late.end()]);
+    }
+  });
+
+  it("when only tables the API does not list change, then nothing counts as a change", async () => {
+    const reader = await pool.connect();
+    let snapshot: string;
+    try {
+      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      snapshot = await currentSnapshot(reader);
+      await reader.query("COMMIT");
+    } finally {
+      reader.release();
+    }
+    await database.db.crawlRun.deleteMany();
+    expect(await changedSince(pool, snapshot)).toBe(false);
+    await database.db.service.updateMany({ data: { lastSeenAt: new Date() } });
+    expect(await changedSince(pool, snapshot)).toBe(true);
+  });
+
+  it("when changes are a day old, then pruning forgets them and keeps recent ones", async () => {
+    await pool.query("UPDATE catalogue_changes SET changed_at = now() - interval '2 days'");
+    const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM catalogue_changes");
+    expect(await pruneCatalogueChanges(database.db)).toBe(rows[0]?.n);
+    await seedServices(database.db, [{ name: "Epsilon" }]);
+    expect(await pruneCatalogueChanges(database.db)).toBe(0);
+  });
+});
