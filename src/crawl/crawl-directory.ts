@@ -15,6 +15,8 @@ import { buildDirectoryCrawler } from "./directory-crawler";
 import { crawlExclusively } from "./exclusive-crawl";
 import { ExtractionPool } from "./extraction/extraction-pool";
 import { reportProgress } from "./progress";
+import { RequestPacer } from "./request-pacer";
+import { robotsRules } from "./robots";
 import { LISTING } from "./routes/labels";
 import { ServiceBatcher } from "./service-batcher";
 import type { CrawlSettings } from "./settings";
@@ -79,7 +81,18 @@ async function runLocked(
 
   const batcher = new ServiceBatcher(db, session, logger);
   const extraction = new ExtractionPool(settings.extractionThreads);
-  const crawler = buildDirectoryCrawler({ db, session, settings, batcher, extraction }, logger);
+  const crawler = buildDirectoryCrawler(
+    {
+      db,
+      session,
+      settings,
+      batcher,
+      extraction,
+      pacer: new RequestPacer(settings.maxRequestsPerMinute),
+      robotsAllow: robotsRules(settings),
+    },
+    logger,
+  );
   const stopProgress = reportProgress(session, logger, settings.progressIntervalMs);
   // Stored progressively, so a long crawl's findings show up (and survive a crash) as it goes.
   const flusher = setInterval(

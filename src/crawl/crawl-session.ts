@@ -71,6 +71,11 @@ export class CrawlSession {
     return headers;
   }
 
+  hasValidators(url: string): boolean {
+    const cached = this.pageCache.get(url);
+    return Boolean(cached?.etag || cached?.lastModified);
+  }
+
   cachedListing(url: string): ListingPage | null {
     const extracted = this.pageCache.get(url)?.extracted;
     return extracted && typeof extracted === "object" && !Array.isArray(extracted)

@@ -1,9 +1,4 @@
-import {
-  CheerioCrawler,
-  type CheerioCrawlingContext,
-  Configuration,
-  createCheerioRouter,
-} from "@crawlee/cheerio";
+import { type CheerioCrawlingContext, Configuration, createCheerioRouter } from "@crawlee/cheerio";
 import { MemoryStorage } from "@crawlee/memory-storage";
 import type { Logger } from "../logging/logger";
 import { crawleeLog } from "./crawlee-log";
@@ -14,21 +9,25 @@ import {
   retryDelayMs,
   statusFromError,
 } from "./http-hooks";
+import { OnDemandCheerioCrawler } from "./on-demand-cheerio-crawler";
 import { detailRoute, saveFromListing } from "./routes/detail-route";
-import { DETAIL, type DetailUserData, LISTING } from "./routes/labels";
+import { DETAIL, type DetailUserData, LISTING, REVALIDATE, type RevalidateUserData } from "./routes/labels";
 import { listingRoute } from "./routes/listing-route";
+import { revalidateRoute } from "./routes/revalidate-route";
 import type { RouteDeps } from "./routes/route-deps";
 
 /**
  * A CheerioCrawler for one run over one directory: a router with a handler per page label,
  * in-memory request storage of its own (runs never share a queue), politeness limits, retries
- * with backoff, and failure accounting into the session.
+ * with backoff, and failure accounting into the session. Pages are parsed on the extraction
+ * workers, so `$` is only parsed here if a handler asks for it (see OnDemandCheerioCrawler).
  */
 export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
-  const { db, session, settings } = deps;
+  const { db, session, settings, pacer } = deps;
   const router = createCheerioRouter();
   router.addHandler(LISTING, listingRoute(deps));
   router.addHandler<DetailUserData>(DETAIL, detailRoute(deps));
+  router.addHandler<RevalidateUserData>(REVALIDATE, revalidateRoute(deps));
 
   const storage = new MemoryStorage({ persistStorage: false, writeMetadata: false });
   const configuration = new Configuration({
@@ -37,7 +36,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
     purgeOnStart: true,
   });
 
-  return new CheerioCrawler(
+  return new OnDemandCheerioCrawler(
     {
       requestHandler: rejectOversizedBody(settings, router),
       log: crawleeLog(logger),
@@ -53,7 +52,8 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
       // Any type reaches our own guard, which rejects non-HTML with a clear message; a 304 has none.
       additionalMimeTypes: ["*/*"],
       additionalHttpErrorStatusCodes: [408, 425, 429],
-      preNavigationHooks: [identifyCrawler(settings)],
+      // The pacer, not only Crawlee's per-minute limit: revalidation batches send requests too.
+      preNavigationHooks: [identifyCrawler(settings), () => pacer.take()],
       postNavigationHooks: [guardResponse(settings)],
       statusMessageLoggingInterval: 3600,
       errorHandler: async ({ request, response }: CheerioCrawlingContext, error: Error) => {
@@ -70,13 +70,21 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
         await new Promise((resolve) => setTimeout(resolve, delay));
       },
       failedRequestHandler: async ({ request }: CheerioCrawlingContext, error: Error) => {
-        session.counts.pagesFailed += 1;
-        session.recordError({
-          kind: "fetch",
-          url: request.url,
-          statusCode: statusFromError(error),
-          message: error.message,
-        });
+        const failed = (url: string) => {
+          session.counts.pagesFailed += 1;
+          session.recordError({
+            kind: "fetch",
+            url,
+            statusCode: statusFromError(error),
+            message: error.message,
+          });
+        };
+        if (request.label === REVALIDATE) {
+          // The batch itself failed (its requests' failures go to the DETAIL route): none was read.
+          for (const page of (request.userData as RevalidateUserData).pages) failed(page.detailUrl);
+          return;
+        }
+        failed(request.url);
         if (request.label === LISTING) session.recordListingPageFailed(request.url);
         else if (request.label === DETAIL)
           await saveFromListing(db, session, (request.userData as DetailUserData).detailUrl);

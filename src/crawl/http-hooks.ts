@@ -6,6 +6,11 @@ const MAX_RETRY_DELAY_MS = 30_000;
 
 type Context = Pick<CheerioCrawlingContext, "request" | "response">;
 
+/** The headers every request of ours carries: who we are and what we read. */
+export function crawlerHeaders(settings: CrawlSettings): Record<string, string> {
+  return { "user-agent": settings.userAgent, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1" };
+}
+
 /**
  * Names the product in every request. got-scraping would otherwise generate a browser-like header
  * set per request (costly, and pointless for a crawler that says who it is).
@@ -16,11 +21,7 @@ export function identifyCrawler(settings: CrawlSettings) {
     gotOptions: { headers?: Record<string, string | string[] | undefined>; useHeaderGenerator?: boolean },
   ) => {
     gotOptions.useHeaderGenerator = false;
-    gotOptions.headers = {
-      ...gotOptions.headers,
-      "user-agent": settings.userAgent,
-      accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
-    };
+    gotOptions.headers = { ...gotOptions.headers, ...crawlerHeaders(settings) };
   };
 }
 

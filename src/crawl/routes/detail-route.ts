@@ -73,7 +73,7 @@ export function detailRoute({ db, session, settings, batcher, extraction }: Rout
   };
 }
 
-function markUnchanged(session: CrawlSession, known: KnownService): void {
+export function markUnchanged(session: CrawlSession, known: KnownService): void {
   session.counts.pagesUnchanged += 1;
   session.unchangedServiceIds.push(known.id);
   // A delisted service seen again is relisted at the end of the run: that is a change.

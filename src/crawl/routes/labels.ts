@@ -3,9 +3,15 @@ import type { ListingEntry } from "../../extract/types";
 /** Route labels: one request handler per kind of page. */
 export const LISTING = "LISTING";
 export const DETAIL = "DETAIL";
+/** A batch of known detail pages to revalidate with conditional GETs (no navigation of its own). */
+export const REVALIDATE = "REVALIDATE";
 
 export interface DetailUserData {
   /** Canonical detail URL: the service's identity within its source. */
   detailUrl: string;
   entry: ListingEntry;
+}
+
+export interface RevalidateUserData {
+  pages: DetailUserData[];
 }

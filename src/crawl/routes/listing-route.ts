@@ -4,14 +4,16 @@ import { pageFromUrl } from "../../extract/pagination";
 import type { ListingPage } from "../../extract/types";
 import { pageFingerprint } from "../crawl-session";
 import { canonicalPageUrl, sameHost } from "../url-identity";
-import { DETAIL, type DetailUserData, LISTING } from "./labels";
+import { type DetailUserData, LISTING, REVALIDATE } from "./labels";
 import { statusOf, validatorsOf } from "./response";
+import { detailRequest, REVALIDATION_BATCH } from "./revalidate-route";
 import type { RouteDeps } from "./route-deps";
 
 /**
- * A listing page: every service on it is queued for its detail page, and every other listing
- * page it reveals is queued under this same label. An unchanged page (304, or the same bytes)
- * is not parsed again: what it yielded last time is in the page cache.
+ * A listing page: every service on it is queued for its detail page (known pages whose validators
+ * we hold, in revalidation batches), and every other listing page it reveals is queued under this
+ * same label. An unchanged page (304, or the same bytes) is not parsed again: what it yielded last
+ * time is in the page cache.
  */
 export function listingRoute(deps: RouteDeps) {
   const { session, settings } = deps;
@@ -38,14 +40,27 @@ export function listingRoute(deps: RouteDeps) {
     }
 
     const details = [];
+    const revalidations: DetailUserData[] = [];
     for (const entry of page.entries) {
       if (!sameHost(entry.detailUrl, session.startUrl)) continue;
       const detailUrl = canonicalPageUrl(entry.detailUrl);
       if (session.listed.has(detailUrl)) continue; // a service shown on two pages is one service
       session.listed.set(detailUrl, entry);
       const userData: DetailUserData = { detailUrl, entry };
-      const headers = session.known.has(detailUrl) ? session.conditionalHeaders(detailUrl) : {};
-      details.push({ url: detailUrl, label: DETAIL, userData, headers });
+      if (session.known.has(detailUrl) && session.hasValidators(detailUrl)) revalidations.push(userData);
+      else details.push(detailRequest(session, userData));
+    }
+    // A batch is not fetched itself: its URL is this listing page's (robots.txt allowed it just
+    // now); the revalidate route checks each of its pages against robots.txt.
+    const batches = [];
+    for (let i = 0; i < revalidations.length; i += REVALIDATION_BATCH) {
+      batches.push({
+        url: request.url,
+        uniqueKey: `${REVALIDATE} ${request.url} ${i}`,
+        label: REVALIDATE,
+        skipNavigation: true,
+        userData: { pages: revalidations.slice(i, i + REVALIDATION_BATCH) },
+      });
     }
 
     const listings = [];
@@ -60,7 +75,7 @@ export function listingRoute(deps: RouteDeps) {
       session.listingUrls.add(url);
       listings.push({ url, label: LISTING, headers: session.conditionalHeaders(url) });
     }
-    await context.addRequests([...listings, ...details]);
+    await context.addRequests([...listings, ...batches, ...details]);
   };
 }
 

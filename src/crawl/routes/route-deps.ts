@@ -1,6 +1,7 @@
 import type { Database } from "../../db/prisma-client";
 import type { CrawlSession } from "../crawl-session";
 import type { ExtractionPool } from "../extraction/extraction-pool";
+import type { RequestPacer } from "../request-pacer";
 import type { ServiceBatcher } from "../service-batcher";
 import type { CrawlSettings } from "../settings";
 
@@ -11,4 +12,7 @@ export interface RouteDeps {
   settings: CrawlSettings;
   batcher: ServiceBatcher;
   extraction: ExtractionPool;
+  pacer: RequestPacer;
+  /** Whether robots.txt lets us fetch a URL (always true when the crawl ignores robots.txt). */
+  robotsAllow: (url: string) => Promise<boolean>;
 }

@@ -43,6 +43,52 @@ describe("crawling a directory with faults", () => {
     expect(gone).toMatchObject({ name: "gone API", domain: "gone.example", status: "listed" });
   });
 
+  it("when a known page answers 503 on revalidation, then it is retried through the detail route", async () => {
+    site.set("/dir", miniListing(["flaky", "steady"]));
+    site.set("/s/flaky", miniDetail("flaky")).set("/s/steady", miniDetail("steady"));
+    await crawlOnce(database.db, database.url, site.url("/dir"));
+    // The first crawl was attempt 1; the revalidation and the detail route's first try fail.
+    site.set("/s/flaky", { body: miniDetail("flaky"), failFirst: { times: 3, status: 503 } });
+    site.resetLog();
+    const outcome = await crawlOnce(database.db, database.url, site.url("/dir"));
+    expect(outcome).toMatchObject({
+      status: "completed",
+      counts: { servicesUnchanged: 2, pagesFailed: 0, pagesUnchanged: 3 },
+    });
+    expect(site.countRequests("/s/flaky")).toBe(3);
+    expect(site.requests.filter((r) => r.path === "/s/steady").map((r) => r.status)).toEqual([304]);
+  });
+
+  it("when a known page has vanished on a re-crawl (404), then it is recorded and the service stays listed", async () => {
+    site.set("/dir", miniListing(["here", "gone"]));
+    site.set("/s/here", miniDetail("here")).set("/s/gone", miniDetail("gone"));
+    await crawlOnce(database.db, database.url, site.url("/dir"));
+    site.delete("/s/gone");
+    const outcome = await crawlOnce(database.db, database.url, site.url("/dir"));
+    if (outcome.status === "skipped") throw new Error("unexpected skip");
+    expect(outcome).toMatchObject({ status: "completed", counts: { servicesUnchanged: 1, pagesFailed: 1 } });
+    expect(await errorsOf(outcome.runId)).toEqual([
+      expect.objectContaining({ kind: "fetch", statusCode: 404, url: site.url("/s/gone") }),
+    ]);
+    const gone = await database.db.service.findFirstOrThrow({ where: { detailUrl: site.url("/s/gone") } });
+    expect(gone.status).toBe("listed");
+  });
+
+  it("when robots.txt comes to disallow a known page, then a re-crawl does not fetch it", async () => {
+    site.set("/dir", miniListing(["open", "secret"]));
+    site.set("/s/open", miniDetail("open")).set("/s/secret", miniDetail("secret"));
+    await crawlOnce(database.db, database.url, site.url("/dir"));
+    site.set("/robots.txt", { body: "User-agent: *\nDisallow: /s/secret\n", contentType: "text/plain" });
+    site.resetLog();
+    const outcome = await crawlOnce(database.db, database.url, site.url("/dir"));
+    if (outcome.status === "skipped") throw new Error("unexpected skip");
+    expect(site.countRequests("/s/secret")).toBe(0);
+    expect(site.requests.filter((r) => r.path === "/s/open").map((r) => r.status)).toEqual([304]);
+    expect(await errorsOf(outcome.runId)).toEqual([
+      expect.objectContaining({ kind: "robots", url: site.url("/s/secret") }),
+    ]);
+  });
+
   it("when the listing cannot be read at all, then the run fails and nothing is delisted", async () => {
     site.set("/dir", miniListing(["kept"]));
     site.set("/s/kept", miniDetail("kept"));
