@@ -15,7 +15,7 @@ import { ResponseCache } from "../src/http/response-cache";
 import { listen } from "../src/http/server";
 import { BENCH_CATALOGUE, generateCatalogue } from "./api-catalogue";
 import { type LoadResult, load, streamCsv } from "./api-load";
-import { benchDatabase, benchLogger, markdownTable, peakRssGrowthMb } from "./support";
+import { benchDatabase, benchLogger, collectGarbage, markdownTable, peakRssGrowthMb } from "./support";
 
 export interface QueryRow {
   query: string;
@@ -233,6 +233,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       ["history.csv (all history)", `${apiUrl}/v1/history.csv`],
       ["services.csv (all statuses)", `${apiUrl}/v1/services.csv?status=all`],
     ] as const) {
+      collectGarbage();
       const { result, peakGrowthMb } = await peakRssGrowthMb(() => streamCsv(url));
       csv.push({
         export: name,
@@ -253,7 +254,8 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       `Load: autocannon in a worker thread against the in-process app on 127.0.0.1; per query ${aloneSeconds} s ` +
         `with 1 connection ("alone"), then ${durationSeconds} s with ${connections}, after a 2 s warm-up. ` +
         "Matches: mean total of the query's variants. Embedded Postgres 17, durable settings.",
-      "CSV: downloaded by a separate process; peak RSS growth of the benchmark process (the server), sampled every 20 ms.",
+      "CSV: downloaded by a separate process; peak RSS growth of the benchmark process (the server), sampled every 20 ms, " +
+        "from a collected heap (a full GC just before each export, so earlier benchmarks' garbage is not counted).",
       `Machine: ${os.cpus().length} CPUs shared with Postgres and the load generator; 1-minute load average ` +
         `${fixed(loadBefore)} before the run and ${fixed(os.loadavg()[0] ?? 0)} after (other processes count too).`,
       "Command: `npx tsx bench/api.ts` (or `npm run bench`).",

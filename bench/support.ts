@@ -3,6 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { startEmbeddedPostgres } from "../src/db/embedded-postgres";
 import { applyMigrations } from "../src/db/migrate";
 import { createPrismaClient, type Database } from "../src/db/prisma-client";
@@ -59,6 +61,16 @@ export function markdownTable(header: string[], rows: (string | number)[][]): st
 }
 
 /** Samples this process's resident memory while `work` runs; returns the peak growth in MB. */
+/**
+ * A full garbage collection, so that a measurement of memory growth starts from what is live, not
+ * from garbage earlier work left for V8's next major collection (which would otherwise make V8
+ * grow the heap during the measurement, whatever the measured work does).
+ */
+export function collectGarbage(): void {
+  v8.setFlagsFromString("--expose-gc");
+  (vm.runInNewContext("gc") as () => void)();
+}
+
 export async function peakRssGrowthMb<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; peakGrowthMb: number }> {
