@@ -27,6 +27,18 @@ describe("the in-memory catalogue index follows the database", () => {
     );
     return listing.items.map((item) => (JSON.parse(item) as { name: string }).name);
   };
+  /** A snapshot as the index loader takes it: the first statement of a REPEATABLE READ transaction. */
+  const takeSnapshot = async (): Promise<string> => {
+    const reader = await pool.connect();
+    try {
+      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      const snapshot = await currentSnapshot(reader);
+      await reader.query("COMMIT");
+      return snapshot;
+    } finally {
+      reader.release();
+    }
+  };
   const store = (refreshMs: number) =>
     new CatalogueIndexStore({ pool, logger: testLogger, serialisers: catalogueSerialisers, refreshMs });
 
@@ -68,15 +80,7 @@ describe("the in-memory catalogue index follows the database", () => {
       await early.query("UPDATE services SET name = 'Alpha (renamed)' WHERE name = 'Alpha'"); // older xid
       await late.query("UPDATE services SET name = 'Beta (renamed)' WHERE name = 'Beta'"); // commits first
 
-      const reader = await pool.connect();
-      let snapshot: string;
-      try {
-        await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-        snapshot = await currentSnapshot(reader);
-        await reader.query("COMMIT");
-      } finally {
-        reader.release();
-      }
+      const snapshot = await takeSnapshot();
       expect(await changedSince(pool, snapshot)).toBe(false); // the early one has not committed
       await early.query("COMMIT");
       expect(await changedSince(pool, snapshot)).toBe(true);
@@ -86,15 +90,7 @@ describe("the in-memory catalogue index follows the database", () => {
   });
 
   it("when only tables the API does not list change, then nothing counts as a change", async () => {
-    const reader = await pool.connect();
-    let snapshot: string;
-    try {
-      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      snapshot = await currentSnapshot(reader);
-      await reader.query("COMMIT");
-    } finally {
-      reader.release();
-    }
+    const snapshot = await takeSnapshot();
     await database.db.crawlRun.deleteMany();
     expect(await changedSince(pool, snapshot)).toBe(false);
     await database.db.service.updateMany({ data: { lastSeenAt: new Date() } });
