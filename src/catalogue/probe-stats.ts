@@ -43,18 +43,8 @@ export interface ProbeSummary {
   verified: boolean;
 }
 
-const VERIFIED_WITHIN = Prisma.raw("interval '24 hours'");
-
-/** For `verified=true` on endpoints: `alias` is a table alias written in code, never user input. */
-export function endpointVerifiedCondition(alias = "e"): Prisma.Sql {
-  return Prisma.sql`${Prisma.raw(alias)}.last_verified_at > now() - ${VERIFIED_WITHIN}`;
-}
-
-/** For `verified=true` on services: at least one endpoint verified (uses the last_verified_at index). */
-export function serviceVerifiedCondition(alias = "s"): Prisma.Sql {
-  return Prisma.sql`EXISTS (SELECT 1 FROM endpoints ve WHERE ve.service_id = ${Prisma.raw(alias)}.id
-    AND ve.last_verified_at > now() - ${VERIFIED_WITHIN})`;
-}
+/** A valid x402 challenge within this long makes an endpoint (and its service) verified. */
+export const VERIFIED_WITHIN_MS = 24 * 60 * 60 * 1000;
 
 /** Aggregates of one window over probe rows `p` (already limited to the widest window). */
 function windowColumns(asOf: Date): Prisma.Sql {
@@ -113,7 +103,7 @@ function summaryOf(row: Row, asOf: Date): ProbeSummary {
           challengeValid: row.last_valid === true,
         };
   const verified =
-    row.last_verified_at !== null && asOf.getTime() - row.last_verified_at.getTime() < 24 * 3600 * 1000;
+    row.last_verified_at !== null && row.last_verified_at.getTime() > asOf.getTime() - VERIFIED_WITHIN_MS;
   return { windows, lastProbe, lastVerifiedAt: row.last_verified_at, verified };
 }
 

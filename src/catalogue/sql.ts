@@ -7,11 +7,6 @@ export function whereAll(conditions: Prisma.Sql[]): Prisma.Sql {
 
 export type SortDirection = "asc" | "desc";
 
-/** Only ever one of two keywords: directions come from an allow-list, never from the request text. */
-export function direction(order: SortDirection): Prisma.Sql {
-  return order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-}
-
 /** ISO 8601 in UTC with milliseconds, formatted by Postgres (for JSON built in SQL). */
 export function isoText(column: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

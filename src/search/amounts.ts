@@ -1,4 +1,4 @@
-import { compareDecimals, type ExactDecimal } from "../normalise/decimal";
+import { compareDecimals, type ExactDecimal, parseUnsignedDecimal } from "../normalise/decimal";
 
 /**
  * A decimal amount (volume, price) compared exactly but cheaply: the correctly rounded double
@@ -12,8 +12,9 @@ export interface Amount {
 
 /** Plain decimal text, as Postgres prints numeric and as the API's decimal parameters accept it. */
 export function amountOf(text: string): Amount {
-  const [whole = "0", fraction = ""] = text.split(".");
-  return { approx: Number(text), exact: { mantissa: BigInt(whole + fraction), scale: fraction.length } };
+  const parsed = parseUnsignedDecimal(text);
+  if (!parsed.ok) throw new Error(`not a decimal amount: ${parsed.reason}`);
+  return { approx: Number(text), exact: parsed.decimal };
 }
 
 export function compareAmounts(a: Amount, b: Amount): number {

@@ -1,7 +1,8 @@
 import type { EndpointFilters } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
+import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import { ordinals, pageInOrder } from "./page-order";
-import { type Listing, VERIFIED_WITHIN_MS } from "./service-index";
+import type { Listing } from "./service-index";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 

@@ -1,4 +1,5 @@
 import type { Paging } from "../catalogue/paging";
+import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { ordinals, pageInOrder } from "./page-order";
@@ -60,8 +61,11 @@ export interface Listing {
   fingerprint: string;
 }
 
-/** A valid x402 challenge within this long counts as verified (as endpointVerifiedCondition). */
-export const VERIFIED_WITHIN_MS = 24 * 60 * 60 * 1000;
+/** A page of matches: entry indexes in the requested order, and how many match in all. */
+export interface Found {
+  page: number[];
+  total: number;
+}
 
 type Predicate = (entry: ServiceEntry) => boolean;
 
@@ -148,37 +152,17 @@ export class ServiceIndex {
     return this.entries.length;
   }
 
-  /** A page of the list; `query` is the parsed q (null: q matched nothing, as an empty query). */
-  list(
+  /**
+   * The page of matches (entry indexes, in the requested order) and how many match in all;
+   * `query` is the parsed q (null: q matched nothing, as an empty query).
+   */
+  find(
     filters: ServiceFilters,
     order: ServiceOrder,
     paging: Paging,
     query: TsQuery | null | undefined,
     now: number,
-  ): Listing {
-    const { page, total } = this.matching(filters, order, query, now, paging);
-    return { items: page.map((i) => this.at(i).json), total, fingerprint: page.join(",") };
-  }
-
-  /** Ids of every match in list order (the CSV export). */
-  ids(
-    filters: ServiceFilters,
-    order: ServiceOrder,
-    query: TsQuery | null | undefined,
-    now: number,
-  ): string[] {
-    const everything = { offset: 0, limit: this.entries.length };
-    return this.matching(filters, order, query, now, everything).page.map((i) => this.at(i).id);
-  }
-
-  /** Entry indexes of the page of matches, in the requested order, and how many match in all. */
-  private matching(
-    filters: ServiceFilters,
-    order: ServiceOrder,
-    query: TsQuery | null | undefined,
-    now: number,
-    paging: Paging,
-  ): { page: number[]; total: number } {
+  ): Found {
     const passes = passesAll(predicates(filters, now));
     if (query === null) return { page: [], total: 0 };
     if (query === undefined) {
@@ -210,6 +194,16 @@ export class ServiceIndex {
     }
     const page = pageInOrder(docs.length, paging.offset, paging.limit, compare).map((m) => docs[m] ?? 0);
     return { page, total: docs.length };
+  }
+
+  /** A found page as the list sends it. */
+  listing({ page, total }: Found): Listing {
+    return { items: page.map((i) => this.at(i).json), total, fingerprint: page.join(",") };
+  }
+
+  /** The ids of a found page (the CSV export). */
+  ids({ page }: Found): string[] {
+    return page.map((i) => this.at(i).id);
   }
 
   private at(i: number): ServiceEntry {

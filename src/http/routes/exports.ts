@@ -5,7 +5,6 @@ import {
   serviceExists,
 } from "../../catalogue/history-queries";
 import { SERVICE_EXPORT_COLUMNS, serviceExportQuery as servicesSql } from "../../catalogue/service-export";
-import { serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";
 import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
 import type { SearchQueries } from "../../search/search-queries";
@@ -13,7 +12,7 @@ import { sendCsv } from "../csv";
 import { methodNotAllowed } from "../responses";
 import { historyExportQuery, serviceExportQuery } from "../schemas/services";
 import { parseInput } from "../validation";
-import { notFound, serviceFilters } from "./services";
+import { findServices, notFound } from "./services";
 
 /**
  * CSV downloads for analysts: the list's filters and sort without paging (the catalogue index
@@ -30,17 +29,10 @@ export function exportsRouter(
     .route("/v1/services.csv")
     .get(async (req, res) => {
       const query = parseInput(serviceExportQuery, req.query, "query");
-      const filters = serviceFilters(query);
-      const order = serviceOrder(query.q, query.sort, query.order);
-      const index = await catalogue.current();
-      const now = Date.now();
-      const { ids } = await searches.search(query.q, index.services.text, (text) => {
-        const matches = index.services.ids(filters, order, text, now);
-        return { ids: matches, total: matches.length };
-      });
+      const { index, found } = await findServices(catalogue, searches, query);
       await sendCsv(req, res, {
         pool,
-        query: servicesSql(ids),
+        query: servicesSql(index.services.ids(found)),
         columns: SERVICE_EXPORT_COLUMNS,
         filename: "services.csv",
       });

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
+import type { Paging } from "../../catalogue/paging";
 import { getServiceDetail } from "../../catalogue/service-details";
 import { type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";
@@ -45,6 +46,27 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
   };
 }
 
+/**
+ * The services a list or export query matches, from the catalogue index (typos corrected when
+ * the words match nothing); every match when no paging is given.
+ */
+export async function findServices(
+  catalogue: CatalogueIndexStore,
+  searches: SearchQueries,
+  query: ServiceFilterQuery,
+  paging?: Paging,
+) {
+  const index = await catalogue.current();
+  const filters = serviceFilters(query);
+  const order = serviceOrder(query.q, query.sort, query.order);
+  const window = paging ?? { offset: 0, limit: index.services.size };
+  const now = Date.now();
+  const found = await searches.search(query.q, index.services.text, (text) =>
+    index.services.find(filters, order, window, text, now),
+  );
+  return { index, found };
+}
+
 export function notFound(id: string): HttpError {
   return new HttpError(404, `No service with id ${id}`);
 }
@@ -60,15 +82,9 @@ export function servicesRouter(
     .route("/v1/services")
     .get(async (req, res) => {
       const query = parseInput(serviceListQuery, req.query, "query");
-      const filters = serviceFilters(query);
-      const order = serviceOrder(query.q, query.sort, query.order);
       const paging = { offset: query.offset, limit: query.limit };
-      const index = await catalogue.current();
-      const now = Date.now();
-      const listing = await searches.search(query.q, index.services.text, (text) =>
-        index.services.list(filters, order, paging, text, now),
-      );
-      sendListing(res, index.snapshot, listing, paging);
+      const { index, found } = await findServices(catalogue, searches, query, paging);
+      sendListing(res, index.snapshot, index.services.listing(found), paging);
     })
     .all(methodNotAllowed);
 

@@ -1,12 +1,8 @@
+import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  endpointProbeStats,
-  endpointVerifiedCondition,
-  serviceProbeStats,
-  serviceVerifiedCondition,
-} from "../../../src/catalogue/probe-stats";
-import { createReadPool, queryRows, type ReadPool } from "../../../src/db/read-pool";
-import { Prisma } from "../../../src/generated/prisma/client";
+import { endpointProbeStats, serviceProbeStats } from "../../../src/catalogue/probe-stats";
+import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
+import { createTestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
@@ -173,15 +169,24 @@ describe("probe statistics", () => {
       where: { id: a },
       data: { lastVerifiedAt: new Date(Date.now() - HOUR) },
     });
-    const endpoints = await queryRows<{ id: string }>(
-      pool,
-      Prisma.sql`SELECT e.id FROM endpoints e WHERE ${endpointVerifiedCondition("e")}`,
-    );
-    const services = await queryRows<{ id: string }>(
-      pool,
-      Prisma.sql`SELECT s.id FROM services s WHERE ${serviceVerifiedCondition("s")}`,
-    );
-    expect(endpoints.map((r) => r.id)).toEqual([a]);
-    expect(services.map((r) => r.id)).toEqual([serviceId]);
+    await database.db.endpoint.update({
+      where: { id: b },
+      data: { lastVerifiedAt: new Date(Date.now() - 25 * HOUR) },
+    });
+    const api = createTestApp(database);
+    try {
+      const endpoints = await request(api.app).get("/v1/endpoints?limit=10");
+      expect(endpoints.status).toBe(200);
+      const verifiedUrls = endpoints.body.items
+        .filter((item: { verified: boolean }) => item.verified)
+        .map((item: { url: string }) => item.url);
+      expect(verifiedUrls).toEqual(["https://busy.example/a"]);
+      const names = async (path: string) =>
+        (await request(api.app).get(path)).body.items.map((item: { name: string }) => item.name);
+      expect(await names("/v1/services?verified=true")).toEqual(["Busy"]);
+      expect(await names("/v1/services?verified=false")).toEqual(["Quiet"]);
+    } finally {
+      await api.close();
+    }
   });
 });

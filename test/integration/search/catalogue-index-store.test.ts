@@ -18,14 +18,14 @@ describe("the in-memory catalogue index follows the database", () => {
   let pool: ReadPool;
   const names = async (store: CatalogueIndexStore): Promise<string[]> => {
     const index = await store.current();
-    const listing = index.services.list(
+    const found = index.services.find(
       { status: "all" },
       serviceOrder(undefined, "name"),
       { offset: 0, limit: 50 },
       undefined,
       Date.now(),
     );
-    return listing.items.map((item) => (JSON.parse(item) as { name: string }).name);
+    return index.services.listing(found).items.map((item) => (JSON.parse(item) as { name: string }).name);
   };
   /** A snapshot as the index loader takes it: the first statement of a REPEATABLE READ transaction. */
   const takeSnapshot = async (): Promise<string> => {
