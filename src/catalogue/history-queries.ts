@@ -28,7 +28,9 @@ function windowConditions(window: HistoryWindow): Prisma.Sql[] {
 }
 
 export async function serviceExists(pool: ReadPool, id: string): Promise<boolean> {
-  const rows = await queryRows(pool, Prisma.sql`SELECT 1 FROM services WHERE id = ${id}::uuid`);
+  const rows = await queryRows(pool, Prisma.sql`SELECT 1 FROM services WHERE id = ${id}::uuid`, {
+    prepared: true,
+  });
   return rows.length > 0;
 }
 
@@ -56,6 +58,7 @@ export async function getServiceHistory(
         WHERE ${where}
         ORDER BY h.observed_from ASC, h.id ASC
         LIMIT ${paging.limit} OFFSET ${paging.offset}`,
+      { prepared: true },
     ),
   ]);
   if (!exists) return null;
@@ -63,6 +66,7 @@ export async function getServiceHistory(
     const [count] = await queryRows<{ total: number }>(
       pool,
       Prisma.sql`SELECT count(*)::int AS total FROM stats_snapshots h WHERE ${where}`,
+      { prepared: true },
     );
     return count?.total ?? 0;
   });

@@ -129,6 +129,7 @@ export async function endpointProbeStats(
         SELECT ${windowColumns(asOf)} FROM endpoint_probes p WHERE p.endpoint_id = e.id AND ${probeRange(asOf)}
       ) w
       WHERE e.id = ANY(${endpointIds}::uuid[])`,
+    { prepared: true },
   );
   return new Map(rows.map((row) => [row.id, summaryOf(row, asOf)]));
 }
@@ -169,6 +170,7 @@ export async function serviceProbeStats(
         WHERE e.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", "s")}) AND ${probeRange(asOf)}
       ) w
       WHERE s.id = ANY(${serviceIds}::uuid[])`,
+    { prepared: true },
   );
   return new Map(rows.map((row) => [row.id, summaryOf(row, asOf)]));
 }

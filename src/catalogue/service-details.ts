@@ -70,6 +70,7 @@ function entryEndpoints(pool: ReadPool, entryIds: string[]): Promise<EndpointRow
       JOIN endpoints e ON e.service_id = m.id
       WHERE s.id = ANY(${entryIds}::uuid[])
       ORDER BY s.id, (m.id = s.id) DESC, m.first_seen_at, m.id, e.position, e.id`,
+    { prepared: true },
   );
 }
 
@@ -89,6 +90,7 @@ export async function paymentOptionsOf(
       FROM payment_options po LEFT JOIN sources src ON src.id = po.source_id
       WHERE ${endpointIds === null ? Prisma.sql`TRUE` : Prisma.sql`po.endpoint_id = ANY(${endpointIds}::uuid[])`}
       ORDER BY po.endpoint_id, po.origin, po.position, po.id`,
+    { prepared: true },
   );
   const byEndpoint = new Map<string, PaymentOptionRecord[]>();
   for (const { endpointId, ...option } of rows) {
@@ -111,6 +113,7 @@ function entrySources(pool: ReadPool, entryId: string): Promise<SourceListing[]>
       JOIN sources src ON src.id = m.source_id
       WHERE s.id = ${entryId}::uuid
       ORDER BY (m.id = s.id) DESC, m.first_seen_at, m.id`,
+    { prepared: true },
   );
 }
 

@@ -183,6 +183,7 @@ export async function getService(pool: ReadPool, id: string): Promise<ServiceRec
       WHERE asked.id = ${id}::uuid
       ORDER BY (s.id = asked.canonical_id) DESC
       LIMIT 1`,
+    { prepared: true },
   );
   return row ?? null;
 }
