@@ -8,4 +8,5 @@ export {
   STAT_FIELDS,
 } from "./labels";
 export { extractListing } from "./listing";
+export { parsePage } from "./parse";
 export type { ListingEntry, ListingPage, RawEndpoint, RawServiceDetail, StatField } from "./types";

@@ -1,7 +1,7 @@
-import * as cheerio from "cheerio";
 import { extractDetail } from "../../extract/detail";
 import type { LabelAliases } from "../../extract/labels";
 import { extractListing } from "../../extract/listing";
+import { parsePage } from "../../extract/parse";
 import type { ListingPage } from "../../extract/types";
 import {
   type ListingSummary,
@@ -28,7 +28,7 @@ export type ExtractionResult =
 
 /** HTML in, extracted listing or normalised service out: pure, the same in a worker or in-process. */
 export function runExtraction(task: ExtractionTask): ExtractionResult {
-  const $ = cheerio.load(task.html);
+  const $ = parsePage(task.html);
   if (task.kind === "listing") {
     return { kind: "listing", page: extractListing($, task.pageUrl, { aliases: task.aliases }) };
   }

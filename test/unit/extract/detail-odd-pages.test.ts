@@ -27,6 +27,33 @@ describe("extractDetail on hand-written pages", () => {
     });
   });
 
+  // Hand-written or truncated HTML: dt/dd, li, tr/td and p closed only by what follows them.
+  const unclosed = `<title>Tallyho</title><h1>Tallyho</h1>
+      <dl><dt>Uptime (30 days)<dd>99.5 %<dt>Last updated<dd>Nov 2, 2026</dl>
+      <table><tr><th>Avg. response (30d)<td>88 ms<tr><th>Unique payers<td>1,204</table>
+      <h2>Endpoints</h2><ul><li><code>GET</code> https://tallyho.example/v1/invoices List invoices
+      <li><code>post</code> /v1/invoices Create an invoice</ul>
+      <p>Tags: billing, #Invoices`;
+
+  it.each([
+    ["with no html, head or body element", unclosed],
+    ["inside html and body elements", `<html><head></head><body>${unclosed}`],
+  ])("when tags are left unclosed %s, then the page reads as a browser shows it", (_, html) => {
+    const detail = detailOf(html, "/services/tallyho");
+    expect(detail.name).toBe("Tallyho");
+    expect(detail.stats).toEqual({
+      uptime30d: "99.5 %",
+      infoUpdated: "Nov 2, 2026",
+      avgResponse30d: "88 ms",
+      payerCount30d: "1,204",
+    });
+    expect(detail.endpoints).toEqual([
+      { method: "GET", url: "https://tallyho.example/v1/invoices", description: "List invoices" },
+      { method: "post", url: "/v1/invoices", description: "Create an invoice" },
+    ]);
+    expect(detail.tags).toEqual(["billing", "#Invoices"]);
+  });
+
   it("when there is no h1, then the name comes from og:title or <title> without the site suffix", () => {
     const withTitle = page(
       `<div><p>Gift cards and eSIMs for agents.</p></div>`,

@@ -1,5 +1,4 @@
-import { load } from "cheerio";
-import { type ExtractOptions, extractDetail, extractListing } from "../../../src/extract";
+import { type ExtractOptions, extractDetail, extractListing, parsePage } from "../../../src/extract";
 import type { ListingPage, RawServiceDetail } from "../../../src/extract/types";
 
 /** Where the fixture directory pretends to live; renderers only emit root-relative links. */
@@ -27,11 +26,11 @@ export function collapsedDetail(detail: RawServiceDetail): RawServiceDetail {
 }
 
 export function detailOf(html: string, path = "/service", options?: ExtractOptions): RawServiceDetail {
-  return extractDetail(load(html), new URL(path, ORIGIN).href, options);
+  return extractDetail(parsePage(html), new URL(path, ORIGIN).href, options);
 }
 
 export function listingOf(html: string, path = "/", options?: ExtractOptions): ListingPage {
-  return extractListing(load(html), new URL(path, ORIGIN).href, options);
+  return extractListing(parsePage(html), new URL(path, ORIGIN).href, options);
 }
 
 /** A minimal page around a fragment, for hand-written edge cases. */
