@@ -67,13 +67,15 @@ export interface Found {
   total: number;
 }
 
-type Predicate = (entry: ServiceEntry) => boolean;
+/** A check of the entry with this index. */
+type Predicate = (i: number) => boolean;
+type EntryCheck = (entry: ServiceEntry) => boolean;
 
 const lower = (text: string | undefined) => text?.toLowerCase();
 const atLeast = (value: number | null, min: number | undefined) =>
   min === undefined || (value !== null && value >= min);
 
-function paymentPredicate(filters: ServiceFilters): Predicate | null {
+function paymentCheck(filters: ServiceFilters): EntryCheck | null {
   const network = lower(filters.network);
   const asset = lower(filters.asset);
   const payTo = lower(filters.payTo);
@@ -89,9 +91,9 @@ function paymentPredicate(filters: ServiceFilters): Predicate | null {
   return (entry) => entry.paymentOptions.some(fits);
 }
 
-function predicates(filters: ServiceFilters, now: number): Predicate[] {
-  const checks: Predicate[] = [];
-  if (filters.status !== "all") checks.push((e) => e.status === filters.status);
+/** The entry checks of the filters other than status (which has its own column). */
+function entryChecks(filters: ServiceFilters, now: number): EntryCheck[] {
+  const checks: EntryCheck[] = [];
   const category = lower(filters.category);
   if (category !== undefined) checks.push((e) => e.category === category);
   if (filters.domain !== undefined) checks.push((e) => e.domain === filters.domain);
@@ -121,24 +123,23 @@ function predicates(filters: ServiceFilters, now: number): Predicate[] {
     const wanted = filters.verified;
     checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted);
   }
-  const payment = paymentPredicate(filters);
+  const payment = paymentCheck(filters);
   if (payment) checks.push(payment);
   return checks;
 }
 
-/** Every check at once; most lists have one or two. */
-function passesAll(checks: Predicate[]): Predicate {
-  return (entry) => {
-    for (const check of checks) if (!check(entry)) return false;
-    return true;
-  };
-}
+const STATUS_CODES = { listed: 1, delisted: 2 } as const;
 
 export class ServiceIndex {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
   /** Each entry's place in id order: the tie-break, as an integer. */
   private readonly idPlace: Int32Array;
+  /**
+   * Each entry's status code, as a column: every list filters on status, and a byte per entry
+   * stays in cache where the entries themselves (scattered objects) would not.
+   */
+  private readonly statuses: Uint8Array;
 
   constructor(
     private readonly entries: readonly ServiceEntry[],
@@ -146,6 +147,7 @@ export class ServiceIndex {
     readonly text: TextIndex,
   ) {
     this.idPlace = ordinals(entries.length, (i) => this.at(i).id);
+    this.statuses = Uint8Array.from(entries, (entry) => STATUS_CODES[entry.status]);
   }
 
   get size(): number {
@@ -163,24 +165,22 @@ export class ServiceIndex {
     query: TsQuery | null | undefined,
     now: number,
   ): Found {
-    const passes = passesAll(predicates(filters, now));
+    const passes = this.predicate(filters, now);
     if (query === null) return { page: [], total: 0 };
     if (query === undefined) {
       // Walk the sort's precomputed order: the page is collected while counting every match.
       const page: number[] = [];
       const { sorted } = this.sortOrder(order);
-      const { entries } = this;
       let total = 0;
       for (let k = 0; k < sorted.length; k += 1) {
         const i = sorted[k] as number;
-        if (!passes(entries[i] as ServiceEntry)) continue;
+        if (!passes(i)) continue;
         if (total >= paging.offset && page.length < paging.limit) page.push(i);
         total += 1;
       }
       return { page, total };
     }
-    const { entries } = this;
-    const { docs, ranks } = this.text.search(query, (doc) => passes(entries[doc] as ServiceEntry));
+    const { docs, ranks } = this.text.search(query, passes);
     const { idPlace } = this;
     let compare: (a: number, b: number) => number;
     if (order.sort === "relevance") {
@@ -204,6 +204,20 @@ export class ServiceIndex {
   /** The ids of a found page (the CSV export). */
   ids({ page }: Found): string[] {
     return page.map((i) => this.at(i).id);
+  }
+
+  /** Whether entry i passes every filter: status from its column, the rest (most lists have none) from the entry. */
+  private predicate(filters: ServiceFilters, now: number): Predicate {
+    const { statuses, entries } = this;
+    const status = filters.status === "all" ? 0 : STATUS_CODES[filters.status];
+    const checks = entryChecks(filters, now);
+    if (checks.length === 0) return status === 0 ? () => true : (i) => statuses[i] === status;
+    return (i) => {
+      if (status !== 0 && statuses[i] !== status) return false;
+      const entry = entries[i] as ServiceEntry;
+      for (const check of checks) if (!check(entry)) return false;
+      return true;
+    };
   }
 
   private at(i: number): ServiceEntry {

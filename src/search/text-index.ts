@@ -29,11 +29,23 @@ export interface TextMatches {
 
 type Term = Extract<TsQuery, { kind: "term" }>;
 
+/** A lexeme's documents (ascending) and, in parallel, its term slot in each (an index into termStarts). */
+interface Posting {
+  docs: Int32Array;
+  slots: Int32Array;
+}
+
 interface PreparedQuery {
   lexemeIds: Map<Term, number[]>;
   /** Lexeme ids of each distinct query word, as ts_rank counts them (negated ones included). */
   rankTerms: number[][];
   allOfAnd: boolean;
+  /**
+   * The document being ranked: slots[slotStarts[t] + j] is the term slot of lexeme j of word t in
+   * it, or -1 when the document lacks that lexeme.
+   */
+  slots: Int32Array;
+  slotStarts: Int32Array;
   /** Scratch space for rankAnd: the position ranges of the words seen so far. */
   seenStarts: Int32Array;
   seenEnds: Int32Array;
@@ -58,12 +70,13 @@ const distanceWeight = (distance: number) => (distance > 100 ? 1e-30 : (WORD_DIS
 type Positions = number[] | "any";
 
 const EMPTY = new Int32Array(0);
+const NO_POSTING: Posting = { docs: EMPTY, slots: EMPTY };
 const YIELD_EVERY = 500;
 
 export class TextIndex {
   private constructor(
     private readonly lexicon: Map<string, number>,
-    private readonly postings: Int32Array[],
+    private readonly postings: Posting[],
     private readonly documents: Documents,
   ) {}
 
@@ -74,7 +87,8 @@ export class TextIndex {
    */
   static async build(texts: ReadonlyArray<string | null>): Promise<TextIndex> {
     const lexicon = new Map<string, number>();
-    const postingLists: number[][] = [];
+    const postingDocs: number[][] = [];
+    const postingSlots: number[][] = [];
     const docStarts = new Int32Array(texts.length + 1);
     const termIds: number[] = [];
     const termStarts: number[] = [];
@@ -87,13 +101,15 @@ export class TextIndex {
         if (id === undefined) {
           id = lexicon.size;
           lexicon.set(lexeme, id);
-          postingLists.push([]);
+          postingDocs.push([]);
+          postingSlots.push([]);
         }
-        postingLists[id]?.push(doc);
         return { id, at };
       });
       entries.sort((a, b) => a.id - b.id);
       for (const { id, at } of entries) {
+        postingDocs[id]?.push(doc);
+        postingSlots[id]?.push(termIds.length);
         termIds.push(id);
         termStarts.push(positions.length);
         for (const position of at) positions.push(position);
@@ -103,7 +119,10 @@ export class TextIndex {
     termStarts.push(positions.length);
     return new TextIndex(
       lexicon,
-      postingLists.map((list) => Int32Array.from(list)),
+      postingDocs.map((docs, id) => ({
+        docs: Int32Array.from(docs),
+        slots: Int32Array.from(postingSlots[id] ?? []),
+      })),
       {
         docStarts,
         termIds: Int32Array.from(termIds),
@@ -118,22 +137,62 @@ export class TextIndex {
   }
 
   /**
-   * The documents matching the query that `accept` lets through (it runs first: a filter spares
-   * the ranking of what it excludes), in document order, with their ranks.
+   * The documents matching the query that `accept` lets through, in document order, with their
+   * ranks. `accept` runs on matches only (it reads catalogue entries, scattered in memory, which
+   * costs more than matching) and before ranking (what it excludes is never ranked).
    */
   search(query: TsQuery, accept: (doc: number) => boolean = () => true): TextMatches {
     const prepared = this.prepare(query);
+    if (isPlainConjunction(query, prepared.lexemeIds)) return this.searchConjunction(prepared, accept);
     const candidates = this.candidates(query, prepared.lexemeIds);
     const docs: number[] = [];
     const ranks: number[] = [];
     const visit = (doc: number) => {
-      if (accept(doc) && this.matches(query, doc, prepared.lexemeIds)) {
+      if (this.matches(query, doc, prepared.lexemeIds) && accept(doc)) {
+        this.findSlots(prepared, doc);
         docs.push(doc);
-        ranks.push(this.rank(prepared, doc));
+        ranks.push(this.rank(prepared));
       }
     };
     if (candidates === null) for (let doc = 0; doc < this.size; doc += 1) visit(doc);
     else for (const doc of candidates) visit(doc);
+    return { docs, ranks };
+  }
+
+  /**
+   * The common query (words that must all occur, as websearch syntax reads "weather forecast"):
+   * the matches are the intersection of the words' postings, walked from the shortest, and each
+   * posting carries the word's slot in the document, so neither matching nor ranking searches a
+   * document's terms. Accepting after matching: `accept` reads the catalogue entry, scattered in
+   * memory, so it runs for the few matches rather than every candidate.
+   */
+  private searchConjunction(prepared: PreparedQuery, accept: (doc: number) => boolean): TextMatches {
+    // A word the index has never seen matches nothing; otherwise each word is one lexeme.
+    if (prepared.rankTerms.some((ids) => ids.length === 0)) return { docs: [], ranks: [] };
+    const postings = prepared.rankTerms.map(([id]) => this.postings[id ?? -1] ?? NO_POSTING);
+    const byLength = [...postings.keys()].sort(
+      (a, b) => (postings[a]?.docs.length ?? 0) - (postings[b]?.docs.length ?? 0),
+    );
+    const [driver = 0, ...others] = byLength;
+    const lead = postings[driver] ?? NO_POSTING;
+    const cursors = new Int32Array(postings.length);
+    const docs: number[] = [];
+    const ranks: number[] = [];
+    const { slots } = prepared; // one lexeme per word: word t's slot is slots[t]
+    candidates: for (let i = 0; i < lead.docs.length; i += 1) {
+      const doc = lead.docs[i] ?? 0;
+      for (const t of others) {
+        const posting = postings[t] ?? NO_POSTING;
+        const at = lowerBound(posting.docs, doc, cursors[t] ?? 0);
+        cursors[t] = at;
+        if (posting.docs[at] !== doc) continue candidates;
+        slots[t] = posting.slots[at] ?? -1;
+      }
+      if (!accept(doc)) continue;
+      slots[driver] = lead.slots[i] ?? -1;
+      docs.push(doc);
+      ranks.push(this.rank(prepared));
+    }
     return { docs, ranks };
   }
 
@@ -152,10 +211,16 @@ export class TextIndex {
   private prepare(query: TsQuery): PreparedQuery {
     const lexemeIds = this.resolveTerms(query);
     const rankTerms = uniqueByLexeme(queryTerms(query)).map((term) => lexemeIds.get(term) ?? []);
+    const slotStarts = new Int32Array(rankTerms.length + 1);
+    rankTerms.forEach((ids, t) => {
+      slotStarts[t + 1] = (slotStarts[t] ?? 0) + ids.length;
+    });
     return {
       lexemeIds,
       rankTerms,
       allOfAnd: (query.kind === "and" || query.kind === "phrase") && rankTerms.length >= 2,
+      slots: new Int32Array(slotStarts[rankTerms.length] ?? 0),
+      slotStarts,
       seenStarts: new Int32Array(rankTerms.length),
       seenEnds: new Int32Array(rankTerms.length),
     };
@@ -188,7 +253,7 @@ export class TextIndex {
   private candidates(node: TsQuery, lexemeIds: Map<Term, number[]>): Int32Array | null {
     switch (node.kind) {
       case "term": {
-        const lists = (lexemeIds.get(node) ?? []).map((id) => this.postings[id] ?? EMPTY);
+        const lists = (lexemeIds.get(node) ?? []).map((id) => (this.postings[id] ?? NO_POSTING).docs);
         return lists.length === 1 ? (lists[0] ?? EMPTY) : union(lists);
       }
       case "not":
@@ -295,54 +360,58 @@ export class TextIndex {
     }
   }
 
-  /** ts_rank(document, query, 32). */
-  private rank(prepared: PreparedQuery, doc: number): number {
-    let rank = prepared.allOfAnd ? this.rankAnd(prepared, doc) : this.rankOr(prepared, doc);
+  /** Fills prepared.slots for the document: where each query lexeme's positions are in it. */
+  private findSlots(prepared: PreparedQuery, doc: number): void {
+    let j = 0;
+    for (const ids of prepared.rankTerms) for (const id of ids) prepared.slots[j++] = this.termIndex(doc, id);
+  }
+
+  /** ts_rank(document, query, 32) of the document whose slots are in prepared.slots. */
+  private rank(prepared: PreparedQuery): number {
+    let rank = prepared.allOfAnd ? this.rankAnd(prepared) : this.rankOr(prepared);
     if (rank < 0) rank = 1e-20;
     // float4, as ts_rank returns it: ranks Postgres saw as equal stay equal (ties go by id).
     return Math.fround(rank / (rank + 1));
   }
 
   /** calc_rank_or: each word's occurrences, the heaviest counted fully, divided by the number of words. */
-  private rankOr(prepared: PreparedQuery, doc: number): number {
+  private rankOr(prepared: PreparedQuery): number {
     const { termStarts, positions } = this.documents;
+    const { slots } = prepared;
     let rank = 0;
-    for (const ids of prepared.rankTerms) {
-      for (const id of ids) {
-        const k = this.termIndex(doc, id);
-        if (k < 0) continue;
-        const start = termStarts[k] ?? 0;
-        const end = termStarts[k + 1] ?? 0;
-        let sum = 0;
-        let heaviest = -1;
-        let heaviestIndex = 0;
-        for (let p = start; p < end; p += 1) {
-          const weight = weightOf(positions[p] ?? 0);
-          const j = p - start + 1;
-          sum += weight / (j * j);
-          if (weight > heaviest) {
-            heaviest = weight;
-            heaviestIndex = j;
-          }
+    for (const k of slots) {
+      if (k < 0) continue;
+      const start = termStarts[k] ?? 0;
+      const end = termStarts[k + 1] ?? 0;
+      let sum = 0;
+      let heaviest = -1;
+      let heaviestIndex = 0;
+      for (let p = start; p < end; p += 1) {
+        const weight = weightOf(positions[p] ?? 0);
+        const j = p - start + 1;
+        sum += weight / (j * j);
+        if (weight > heaviest) {
+          heaviest = weight;
+          heaviestIndex = j;
         }
-        rank += (heaviest + sum - heaviest / (heaviestIndex * heaviestIndex)) / SUM_INVERSE_SQUARES;
       }
+      rank += (heaviest + sum - heaviest / (heaviestIndex * heaviestIndex)) / SUM_INVERSE_SQUARES;
     }
     const words = prepared.rankTerms.length;
     return words > 0 ? rank / words : rank;
   }
 
   /** calc_rank_and: every pair of occurrences of two different words, closer pairs weighing more. */
-  private rankAnd(prepared: PreparedQuery, doc: number): number {
+  private rankAnd(prepared: PreparedQuery): number {
     const { termStarts, positions } = this.documents;
-    const { seenStarts, seenEnds } = prepared;
+    const { slots, slotStarts, seenStarts, seenEnds } = prepared;
     let seen = 0;
     let rank = -1;
-    for (const ids of prepared.rankTerms) {
+    for (let t = 0; t < prepared.rankTerms.length; t += 1) {
       let lastStart = -1;
       let lastEnd = -1;
-      for (const id of ids) {
-        const k = this.termIndex(doc, id);
+      for (let j = slotStarts[t] ?? 0; j < (slotStarts[t + 1] ?? 0); j += 1) {
+        const k = slots[j] ?? -1;
         if (k < 0) continue;
         const start = termStarts[k] ?? 0;
         const end = termStarts[k + 1] ?? 0;
@@ -369,6 +438,43 @@ export class TextIndex {
     }
     return rank;
   }
+}
+
+/**
+ * Words joined by AND only, each one lexeme without prefix or weight restriction: matching is then
+ * the intersection of postings (see searchConjunction).
+ */
+function isPlainConjunction(query: TsQuery, lexemeIds: Map<Term, number[]>): boolean {
+  switch (query.kind) {
+    case "term":
+      return !query.prefix && query.weights === 0 && (lexemeIds.get(query)?.length ?? 0) <= 1;
+    case "and":
+      return isPlainConjunction(query.left, lexemeIds) && isPlainConjunction(query.right, lexemeIds);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The first index at or after `from` whose value is at least `value` (the list ascending).
+ * Galloping: the answer is usually a step or two ahead (intersected lists advance together), so
+ * steps double from `from` before a binary search narrows the last one.
+ */
+function lowerBound(list: Int32Array, value: number, from: number): number {
+  let low = from;
+  let step = 1;
+  while (low + step < list.length && (list[low + step] ?? 0) < value) {
+    low += step;
+    step *= 2;
+  }
+  if ((list[low] ?? 0) >= value) return low;
+  let high = Math.min(low + step, list.length);
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((list[middle] ?? 0) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function uniqueByLexeme(terms: Term[]): Term[] {

@@ -97,4 +97,56 @@ describe("TextIndex agrees with Postgres full-text search", () => {
     }
     expect(matching).toBeGreaterThanOrEqual(8);
   });
+
+  it.each([
+    "alpha bravo",
+    "bravo charlie delta",
+    "alpha echo",
+    "golf alpha",
+    "charlie or hotel",
+    '"alpha bravo"',
+    "delta -alpha",
+  ])(
+    "when %j runs over 3,000 documents with long postings, then matches and ranks agree with Postgres",
+    async (q) => {
+      // Words of skewed frequency (alpha in most documents, hotel in few): intersections gallop
+      // over long postings, and documents repeat words at several positions.
+      const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
+      let seed = 7;
+      const random = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed / 2147483648;
+      };
+      const texts = Array.from({ length: 3000 }, () =>
+        Array.from(
+          { length: 3 + Math.floor(random() * 8) },
+          () => words[Math.floor(words.length * random() ** 2)],
+        ).join(" "),
+      );
+      const { rows } = await client.query<{ document: string; matched: boolean; rank: number | null }>(
+        `SELECT v::text AS document, v @@ q AS matched, CASE WHEN v @@ q THEN ts_rank(v, q, 32) END AS rank
+       FROM unnest($1::text[]) WITH ORDINALITY AS d(text, n),
+            setweight(to_tsvector('catalogue_search', d.text), 'B') AS v,
+            websearch_to_tsquery('catalogue_search', $2) AS q
+       ORDER BY d.n`,
+        [texts, q],
+      );
+      const {
+        rows: [{ query } = { query: "" }],
+      } = await client.query<{ query: string }>(
+        "SELECT websearch_to_tsquery('catalogue_search', $1)::text AS query",
+        [q],
+      );
+      const large = await TextIndex.build(rows.map((row) => row.document));
+      const parsed = parseTsQuery(query);
+      const ours = parsed === null ? { docs: [], ranks: [] } : large.search(parsed);
+      const expected = rows.flatMap((row, doc) => (row.matched ? [doc] : []));
+      expect(expected.length).toBeGreaterThan(10);
+      expect(expected.length).toBeLessThan(rows.length);
+      expect(ours.docs).toEqual(expected);
+      ours.ranks.forEach((rank, i) => {
+        expect(rank).toBeCloseTo(rows[expected[i] ?? -1]?.rank ?? Number.NaN, 6);
+      });
+    },
+  );
 });
