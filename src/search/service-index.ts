@@ -3,6 +3,7 @@ import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { ordinals, pageInOrder } from "./page-order";
+import { type Predicate, ServiceColumns } from "./service-columns";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 
@@ -67,13 +68,9 @@ export interface Found {
   total: number;
 }
 
-/** A check of the entry with this index. */
-type Predicate = (i: number) => boolean;
 type EntryCheck = (entry: ServiceEntry) => boolean;
 
 const lower = (text: string | undefined) => text?.toLowerCase();
-const atLeast = (value: number | null, min: number | undefined) =>
-  min === undefined || (value !== null && value >= min);
 
 function paymentCheck(filters: ServiceFilters): EntryCheck | null {
   const network = lower(filters.network);
@@ -91,27 +88,15 @@ function paymentCheck(filters: ServiceFilters): EntryCheck | null {
   return (entry) => entry.paymentOptions.some(fits);
 }
 
-/** The entry checks of the filters other than status (which has its own column). */
+/** Checks of the filters that ServiceColumns does not hold, on the entry itself. */
 function entryChecks(filters: ServiceFilters, now: number): EntryCheck[] {
   const checks: EntryCheck[] = [];
-  const category = lower(filters.category);
-  if (category !== undefined) checks.push((e) => e.category === category);
   if (filters.domain !== undefined) checks.push((e) => e.domain === filters.domain);
-  if (filters.minUptime !== undefined) checks.push((e) => atLeast(e.uptime30d, filters.minUptime));
-  const maxResponse = filters.maxResponseMs;
-  if (maxResponse !== undefined)
-    checks.push((e) => e.avgResponseMs30d !== null && e.avgResponseMs30d <= maxResponse);
   if (filters.minVolume !== undefined) {
+    // Exact decimal comparison (amounts exceed a double's precision), so on the entry.
     const min = amountOf(filters.minVolume);
     checks.push((e) => e.volume !== null && compareAmounts(e.volume, min) >= 0);
   }
-  if (filters.minTx !== undefined) checks.push((e) => atLeast(e.txCount30d, filters.minTx));
-  if (filters.minPayers !== undefined) checks.push((e) => atLeast(e.payerCount30d, filters.minPayers));
-  const since = filters.updatedSince?.getTime();
-  if (since !== undefined) checks.push((e) => e.infoUpdatedAt !== null && e.infoUpdatedAt >= since);
-  for (const tag of filters.tags ?? []) checks.push((e) => e.tags.has(tag));
-  const method = filters.method;
-  if (method !== undefined) checks.push((e) => e.methods.has(method));
   const source = filters.source;
   if (source !== undefined) {
     // Base URLs are stored with a trailing slash; people often leave it off.
@@ -128,18 +113,12 @@ function entryChecks(filters: ServiceFilters, now: number): EntryCheck[] {
   return checks;
 }
 
-const STATUS_CODES = { listed: 1, delisted: 2 } as const;
-
 export class ServiceIndex {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
   /** Each entry's place in id order: the tie-break, as an integer. */
   private readonly idPlace: Int32Array;
-  /**
-   * Each entry's status code, as a column: every list filters on status, and a byte per entry
-   * stays in cache where the entries themselves (scattered objects) would not.
-   */
-  private readonly statuses: Uint8Array;
+  private readonly columns: ServiceColumns;
 
   constructor(
     private readonly entries: readonly ServiceEntry[],
@@ -147,7 +126,7 @@ export class ServiceIndex {
     readonly text: TextIndex,
   ) {
     this.idPlace = ordinals(entries.length, (i) => this.at(i).id);
-    this.statuses = Uint8Array.from(entries, (entry) => STATUS_CODES[entry.status]);
+    this.columns = new ServiceColumns(entries);
   }
 
   get size(): number {
@@ -206,14 +185,15 @@ export class ServiceIndex {
     return page.map((i) => this.at(i).id);
   }
 
-  /** Whether entry i passes every filter: status from its column, the rest (most lists have none) from the entry. */
+  /** Whether entry i passes every filter: columns first, then (rarely needed) the entry itself. */
   private predicate(filters: ServiceFilters, now: number): Predicate {
-    const { statuses, entries } = this;
-    const status = filters.status === "all" ? 0 : STATUS_CODES[filters.status];
+    const { entries } = this;
+    const columnChecks = this.columns.checks(filters);
     const checks = entryChecks(filters, now);
-    if (checks.length === 0) return status === 0 ? () => true : (i) => statuses[i] === status;
+    if (columnChecks.length === 1 && checks.length === 0) return columnChecks[0] as Predicate;
     return (i) => {
-      if (status !== 0 && statuses[i] !== status) return false;
+      for (const check of columnChecks) if (!check(i)) return false;
+      if (checks.length === 0) return true;
       const entry = entries[i] as ServiceEntry;
       for (const check of checks) if (!check(entry)) return false;
       return true;
