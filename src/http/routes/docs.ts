@@ -1,3 +1,4 @@
+import compression from "compression";
 import { Router } from "express";
 import { renderDocsPage } from "../openapi/docs-page";
 import { openApiDocument } from "../openapi/document";
@@ -18,7 +19,7 @@ export function docsRouter(): Router {
     .all(methodNotAllowed);
   router
     .route("/docs")
-    .get((req, res) => {
+    .get(compression(), (req, res) => {
       parseInput(noQuery, req.query, "query");
       page ??= renderDocsPage(openApiDocument());
       res.set("Cache-Control", "public, max-age=60").type("html").send(page);

@@ -1,3 +1,4 @@
+import compression from "compression";
 import { Router } from "express";
 import {
   HISTORY_EXPORT_COLUMNS,
@@ -24,10 +25,12 @@ export function exportsRouter(
   searches: SearchQueries,
 ): Router {
   const router = Router();
+  // Streamed CSV: compressed on the fly for clients that ask (the JSON answers gzip themselves).
+  const compressed = compression();
 
   router
     .route("/v1/services.csv")
-    .get(async (req, res) => {
+    .get(compressed, async (req, res) => {
       const query = parseInput(serviceExportQuery, req.query, "query");
       const { index, found } = await findServices(catalogue, searches, query);
       await sendCsv(req, res, {
@@ -41,7 +44,7 @@ export function exportsRouter(
 
   router
     .route("/v1/history.csv")
-    .get(async (req, res) => {
+    .get(compressed, async (req, res) => {
       const query = parseInput(historyExportQuery, req.query, "query");
       if (query.service_id !== undefined && !(await serviceExists(pool, query.service_id))) {
         throw notFound(query.service_id);
