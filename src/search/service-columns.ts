@@ -1,10 +1,11 @@
 import type { ServiceFilters } from "../catalogue/service-queries";
 import type { ServiceEntry } from "./service-index";
 
-/** A check of the entry with this index. */
-export type Predicate = (i: number) => boolean;
-
-const STATUS_CODES = { listed: 1, delisted: 2 } as const;
+/** Clears the mask where the column's value is below `min` or missing (NaN fails `>=`). */
+function keepAtLeast(mask: Uint8Array, column: Float64Array, min: number | undefined): void {
+  if (min === undefined) return;
+  for (let i = 0; i < mask.length; i += 1) if (!((column[i] ?? Number.NaN) >= min)) mask[i] = 0;
+}
 
 const numberColumn = (entries: readonly ServiceEntry[], value: (entry: ServiceEntry) => number | null) =>
   Float64Array.from(entries, (entry) => value(entry) ?? Number.NaN);
@@ -28,11 +29,12 @@ function indexesByValue(
 /**
  * The filter fields of every entry as columns (typed arrays and lists of entry indexes). A list
  * filters thousands of entries; the entries themselves are objects scattered in memory, one cache
- * miss each, where a column keeps its values together. Missing values are NaN, which every
- * comparison rejects, as SQL rejects NULL.
+ * miss each, where a column keeps its values together and a filter is one tight loop over it.
+ * Missing values are NaN, which every comparison rejects, as SQL rejects NULL.
  */
 export class ServiceColumns {
-  private readonly statuses: Uint8Array;
+  /** For each status, 1 for the entries that have it: every list filters on status. */
+  private readonly statusMasks: Record<"listed" | "delisted", Uint8Array>;
   private readonly categoryIds = new Map<string, number>();
   private readonly categories: Int32Array;
   private readonly uptime: Float64Array;
@@ -44,7 +46,10 @@ export class ServiceColumns {
   private readonly withMethod: Map<string, Int32Array>;
 
   constructor(private readonly entries: readonly ServiceEntry[]) {
-    this.statuses = Uint8Array.from(entries, (entry) => STATUS_CODES[entry.status]);
+    this.statusMasks = {
+      listed: Uint8Array.from(entries, (entry) => (entry.status === "listed" ? 1 : 0)),
+      delisted: Uint8Array.from(entries, (entry) => (entry.status === "delisted" ? 1 : 0)),
+    };
     this.categories = Int32Array.from(entries, ({ category }) => {
       if (category === null) return -1;
       const id = this.categoryIds.get(category) ?? this.categoryIds.size;
@@ -61,46 +66,40 @@ export class ServiceColumns {
   }
 
   /**
-   * Checks for the filters the columns hold (status, category, tags, method and the numeric
-   * minimums and maximums), cheapest first; the other filters are checked on the entries.
+   * Which entries pass the filters the columns hold (status, category, tags, method and the
+   * numeric minimums and maximums): 1 in the mask. One tight loop per filter over a column; the
+   * other filters are left to checks on the entries that pass these.
    */
-  checks(filters: ServiceFilters): Predicate[] {
-    const checks: Predicate[] = [];
-    if (filters.status !== "all") {
-      const { statuses } = this;
-      const status = STATUS_CODES[filters.status];
-      checks.push((i) => statuses[i] === status);
-    }
+  matching(filters: ServiceFilters): Uint8Array {
+    const mask =
+      filters.status === "all"
+        ? new Uint8Array(this.entries.length).fill(1)
+        : this.statusMasks[filters.status].slice();
     if (filters.category !== undefined) {
-      const { categories } = this;
       const id = this.categoryIds.get(filters.category.toLowerCase()) ?? -2; // -2: no entry has it
-      checks.push((i) => categories[i] === id);
+      const { categories } = this;
+      for (let i = 0; i < mask.length; i += 1) if (categories[i] !== id) mask[i] = 0;
     }
-    const atLeast = (column: Float64Array, min: number | undefined) => {
-      if (min !== undefined) checks.push((i) => (column[i] ?? Number.NaN) >= min);
-    };
-    atLeast(this.uptime, filters.minUptime);
-    atLeast(this.txCount, filters.minTx);
-    atLeast(this.payerCount, filters.minPayers);
-    atLeast(this.updatedAt, filters.updatedSince?.getTime());
+    keepAtLeast(mask, this.uptime, filters.minUptime);
+    keepAtLeast(mask, this.txCount, filters.minTx);
+    keepAtLeast(mask, this.payerCount, filters.minPayers);
+    keepAtLeast(mask, this.updatedAt, filters.updatedSince?.getTime());
     const maxResponse = filters.maxResponseMs;
     if (maxResponse !== undefined) {
       const { responseMs } = this;
-      checks.push((i) => (responseMs[i] ?? Number.NaN) <= maxResponse);
+      // NaN (no value) fails the comparison, so the negated test drops it.
+      for (let i = 0; i < mask.length; i += 1)
+        if (!((responseMs[i] ?? Number.NaN) <= maxResponse)) mask[i] = 0;
     }
     const required = [
       ...(filters.tags ?? []).map((tag) => this.withTag.get(tag)),
       ...(filters.method === undefined ? [] : [this.withMethod.get(filters.method)]),
     ];
-    if (required.length > 0) checks.push(this.hasAll(required));
-    return checks;
-  }
-
-  /** Whether an entry is in every one of these lists (undefined: a value no entry has). */
-  private hasAll(lists: Array<Int32Array | undefined>): Predicate {
-    const counts = new Uint16Array(this.entries.length);
-    for (const list of lists) for (const i of list ?? []) counts[i] = (counts[i] ?? 0) + 1;
-    const wanted = lists.length;
-    return (i) => counts[i] === wanted;
+    if (required.length > 0) {
+      const counts = new Uint16Array(mask.length);
+      for (const list of required) for (const i of list ?? []) counts[i] = (counts[i] ?? 0) + 1;
+      for (let i = 0; i < mask.length; i += 1) if (counts[i] !== required.length) mask[i] = 0;
+    }
+    return mask;
   }
 }

@@ -3,7 +3,7 @@ import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { ordinals, pageInOrder } from "./page-order";
-import { type Predicate, ServiceColumns } from "./service-columns";
+import { ServiceColumns } from "./service-columns";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 
@@ -69,6 +69,8 @@ export interface Found {
 }
 
 type EntryCheck = (entry: ServiceEntry) => boolean;
+/** Whether the entry with this index passes the filters. */
+type Predicate = (i: number) => boolean;
 
 const lower = (text: string | undefined) => text?.toLowerCase();
 
@@ -144,8 +146,8 @@ export class ServiceIndex {
     query: TsQuery | null | undefined,
     now: number,
   ): Found {
-    const passes = this.predicate(filters, now);
     if (query === null) return { page: [], total: 0 };
+    const { mask, entryPasses } = this.filter(filters, now);
     if (query === undefined) {
       // Walk the sort's precomputed order: the page is collected while counting every match.
       const page: number[] = [];
@@ -153,13 +155,15 @@ export class ServiceIndex {
       let total = 0;
       for (let k = 0; k < sorted.length; k += 1) {
         const i = sorted[k] as number;
-        if (!passes(i)) continue;
+        if (mask[i] !== 1 || (entryPasses !== null && !entryPasses(i))) continue;
         if (total >= paging.offset && page.length < paging.limit) page.push(i);
         total += 1;
       }
       return { page, total };
     }
-    const { docs, ranks } = this.text.search(query, passes);
+    const accept: Predicate =
+      entryPasses === null ? (i) => mask[i] === 1 : (i) => mask[i] === 1 && entryPasses(i);
+    const { docs, ranks } = this.text.search(query, accept);
     const { idPlace } = this;
     let compare: (a: number, b: number) => number;
     if (order.sort === "relevance") {
@@ -185,19 +189,22 @@ export class ServiceIndex {
     return page.map((i) => this.at(i).id);
   }
 
-  /** Whether entry i passes every filter: columns first, then (rarely needed) the entry itself. */
-  private predicate(filters: ServiceFilters, now: number): Predicate {
+  /**
+   * The filters as the columns' mask (1: passes what the columns hold) and, when other filters
+   * are given (rarely), the check of those on the entry itself.
+   */
+  private filter(filters: ServiceFilters, now: number): { mask: Uint8Array; entryPasses: Predicate | null } {
     const { entries } = this;
-    const columnChecks = this.columns.checks(filters);
     const checks = entryChecks(filters, now);
-    if (columnChecks.length === 1 && checks.length === 0) return columnChecks[0] as Predicate;
-    return (i) => {
-      for (const check of columnChecks) if (!check(i)) return false;
-      if (checks.length === 0) return true;
-      const entry = entries[i] as ServiceEntry;
-      for (const check of checks) if (!check(entry)) return false;
-      return true;
-    };
+    const entryPasses: Predicate | null =
+      checks.length === 0
+        ? null
+        : (i) => {
+            const entry = entries[i] as ServiceEntry;
+            for (const check of checks) if (!check(entry)) return false;
+            return true;
+          };
+    return { mask: this.columns.matching(filters), entryPasses };
   }
 
   private at(i: number): ServiceEntry {
