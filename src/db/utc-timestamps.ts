@@ -2,14 +2,17 @@ import pg from "pg";
 
 const TIMESTAMPTZ_OID = 1184;
 /** Postgres's output for timestamptz in a UTC session: "2026-01-02 03:04:05.6+00". */
-const UTC_OUTPUT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+const UTC_OUTPUT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?\+00$/;
+/** Fraction digits by length of the fraction text (".6" → "600"). */
+const MILLIS_PADDING = ["000", "00", "0", ""];
 
 /** "2026-01-02 03:04:05.6+00" → "2026-01-02T03:04:05.600Z", as Date.toISOString() writes it. */
 export function isoFromUtcOutput(text: string): string {
-  const match = UTC_OUTPUT.exec(text);
-  if (!match) return new Date(text).toISOString(); // years beyond 9999, BC: rare, take the slow path
-  const millis = (match[3] ?? "").padEnd(3, "0").slice(0, 3);
-  return `${match[1]}T${match[2]}.${millis}Z`;
+  // Years beyond 9999, BC, other offsets: rare, take the slow path.
+  if (!UTC_OUTPUT.test(text)) return new Date(text).toISOString();
+  // Positions are fixed from here: date 0-9, time 11-18, then an optional fraction, then "+00".
+  const fraction = text.slice(20, text.length - 3).slice(0, 3); // "" when there is none
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}${MILLIS_PADDING[fraction.length]}Z`;
 }
 
 /**
