@@ -89,12 +89,55 @@ export function isHeading(el: Element): boolean {
   return HEADING_TAGS.has(el.name) || el.attribs.role === "heading";
 }
 
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+
 /** Collapses all whitespace (including no-break spaces) and drops zero-width characters. */
 export function collapse(text: string): string {
-  return text
-    .replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
+  return text.replace(ZERO_WIDTH, "").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * A node's visible text, collapsed, and whether its raw text begins or ends with whitespace: what
+ * joining it to its neighbours needs. A whitespace-only node has empty text and both flags set.
+ */
+interface TextPart {
+  text: string;
+  lead: boolean;
+  trail: boolean;
+}
+
+const NOTHING: TextPart = { text: "", lead: false, trail: false };
+const WHITESPACE: TextPart = { text: "", lead: true, trail: true };
+
+function textPart(raw: string): TextPart {
+  const visible = raw.replace(ZERO_WIDTH, "");
+  const text = visible.replace(/\s+/g, " ").trim();
+  if (text === "") return visible === "" ? NOTHING : WHITESPACE;
+  return { text, lead: /^\s/.test(visible), trail: /\s$/.test(visible) };
+}
+
+/**
+ * collapse(a + b + …) from the parts' collapsed texts: one space where whitespace met, none
+ * elsewhere. Computing an element's text from its children's keeps the work proportional to
+ * the page, where collapsing every element's raw text would redo each subtree for each ancestor.
+ */
+function joinParts(parts: readonly TextPart[], padded: boolean): TextPart {
+  let text = "";
+  let lead = padded;
+  let space = padded;
+  for (const part of parts) {
+    if (part.text === "") {
+      space ||= part.lead;
+      if (text === "") lead ||= part.lead;
+      continue;
+    }
+    if (text === "") lead ||= part.lead;
+    else if (space || part.lead) text += " ";
+    text += part.text;
+    space = part.trail;
+  }
+  if (text === "") return lead || space ? WHITESPACE : NOTHING;
+  return { text, lead, trail: space || padded };
 }
 
 export function isHidden(el: Element): boolean {
@@ -149,7 +192,7 @@ export interface PageDom {
 
 export function createPageDom($: CheerioAPI): PageDom {
   const rawMemo = new Map<AnyNode, string>();
-  const textMemo = new Map<AnyNode, string>();
+  const partMemo = new Map<AnyNode, TextPart>();
   const chromeMemo = new Map<AnyNode, boolean>();
   const invisibleMemo = new Map<AnyNode, boolean>();
   const orderMap = new Map<AnyNode, number>();
@@ -191,13 +234,26 @@ export function createPageDom($: CheerioAPI): PageDom {
     return out;
   };
 
-  const text = (node: AnyNode): string => {
-    const cached = textMemo.get(node);
+  // collapse(rawText(node)), built from the children's parts (see joinParts).
+  const part = (node: AnyNode): TextPart => {
+    const cached = partMemo.get(node);
     if (cached !== undefined) return cached;
-    const out = collapse(rawText(node));
-    textMemo.set(node, out);
+    let out = NOTHING;
+    if (isTextNode(node)) out = textPart(node.data);
+    else if (isElement(node)) {
+      if (INVISIBLE_TAGS.has(node.name) || isHidden(node)) out = NOTHING;
+      else if (node.name === "br") out = WHITESPACE;
+      else if (node.name === "select") {
+        const options = node.children.filter(isElement).filter((c) => c.name === "option");
+        const chosen = options.find((o) => o.attribs.selected !== undefined) ?? options[0];
+        out = chosen ? joinParts([part(chosen)], true) : NOTHING;
+      } else out = joinParts(node.children.map(part), isBlock(node));
+    } else if ("children" in node) out = joinParts(node.children.map(part), false);
+    partMemo.set(node, out);
     return out;
   };
+
+  const text = (node: AnyNode): string => part(node).text;
 
   const isChromeElement = (el: Element): boolean => {
     const role = el.attribs.role;
