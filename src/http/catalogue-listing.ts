@@ -2,7 +2,7 @@ import type { Response } from "express";
 import type { Paging } from "../catalogue/paging";
 import type { CatalogueSerialisers } from "../search/catalogue-index";
 import type { Listing } from "../search/service-index";
-import { sendJsonText } from "./responses";
+import { sendJson } from "./responses";
 import { endpointHitJsonParts, serviceJson } from "./serialisers";
 
 /** How the in-memory catalogue index serialises its items: the API's own serialisers. */
@@ -13,11 +13,20 @@ export const catalogueSerialisers: CatalogueSerialisers = {
 
 /**
  * Sends a page of the index as the list body `{ items, has_more, total }`, assembled from the
- * items' JSON text. The body is a function of the index (its snapshot) and the page's fingerprint,
- * so the ETag hashes those few bytes rather than the ~70 KB body.
+ * items' UTF-8 JSON (copying bytes: no text is joined or encoded per request). The body is a
+ * function of the index (its snapshot) and the page's fingerprint, so the ETag hashes those few
+ * bytes rather than the ~70 KB body.
  */
 export function sendListing(res: Response, snapshot: string, listing: Listing, paging: Paging): void {
   const hasMore = paging.offset + listing.items.length < listing.total;
-  const body = `{"items":[${listing.items.join(",")}],"has_more":${hasMore},"total":${listing.total}}`;
-  sendJsonText(res, body, `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}`);
+  const parts: Buffer[] = [ITEMS_OPEN];
+  listing.items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(Buffer.from(`],"has_more":${hasMore},"total":${listing.total}}`));
+  sendJson(res, Buffer.concat(parts), `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}`);
 }
+
+const ITEMS_OPEN = Buffer.from('{"items":[');
+const COMMA = Buffer.from(",");

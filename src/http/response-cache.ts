@@ -54,11 +54,11 @@ export class ResponseCache {
   }
 
   /**
-   * Prepares JSON text for sending (and keeps it when caching is on and it is not too large).
-   * `etagDeterminant`: what the body is a function of, when cheaper to hash than the body.
+   * Prepares JSON (text, or its UTF-8 bytes) for sending, and keeps it when caching is on and it
+   * is not too large. `etagDeterminant`: what the body is a function of, when cheaper to hash.
    */
-  store(key: string, jsonText: string, etagDeterminant?: string, now = Date.now()): PreparedResponse {
-    const json = Buffer.from(jsonText);
+  store(key: string, body: string | Buffer, etagDeterminant?: string, now = Date.now()): PreparedResponse {
+    const json = typeof body === "string" ? Buffer.from(body) : body;
     const entry = new PreparedResponse(
       json,
       weakEtag(etagDeterminant ?? json, json.length),

@@ -16,36 +16,37 @@ function cacheOf(res: Response): ResponseCache {
 }
 
 function send(req: Request, res: Response, entry: PreparedResponse, state: "hit" | "miss"): void {
-  res.set({
-    "Cache-Control": CACHE_CONTROL,
-    "Content-Type": "application/json; charset=utf-8",
-    ETag: entry.etag,
-    Vary: "Accept-Encoding",
-    "X-Cache": state,
-  });
+  // setHeader rather than Express's res.set: the values are final, nothing to normalise.
+  res.setHeader("Cache-Control", CACHE_CONTROL);
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("ETag", entry.etag);
+  res.setHeader("Vary", "Accept-Encoding");
+  res.setHeader("X-Cache", state);
   if (req.fresh) {
     res.status(304).end();
     return;
   }
   // Compressed at most once per answer; the compression middleware leaves an encoded answer alone.
-  const gzip = req.acceptsEncodings("gzip") === "gzip";
+  // No Accept-Encoding: identity, without building a negotiator (most agents never ask for gzip).
+  const gzip = req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip") === "gzip";
   const body = gzip ? entry.gzip : entry.json;
-  if (gzip) res.set("Content-Encoding", "gzip");
-  res.set("Content-Length", String(body.length));
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  res.setHeader("Content-Length", body.length);
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
 /** Answers a GET with JSON, through the response cache when the app has one. */
 export function sendCacheable(res: Response, body: unknown): void {
-  sendJsonText(res, JSON.stringify(body));
+  sendJson(res, JSON.stringify(body));
 }
 
 /**
- * Answers a GET with JSON text already built (the catalogue index keeps its items serialised).
- * `etagDeterminant`: what the body is a function of, when much cheaper to hash than the body.
+ * Answers a GET with JSON already serialised, as text or UTF-8 bytes (the catalogue index keeps
+ * its items serialised). `etagDeterminant`: what the body is a function of, when much cheaper to
+ * hash than the body.
  */
-export function sendJsonText(res: Response, jsonText: string, etagDeterminant?: string): void {
-  send(res.req, res, cacheOf(res).store(res.req.originalUrl, jsonText, etagDeterminant), "miss");
+export function sendJson(res: Response, json: string | Buffer, etagDeterminant?: string): void {
+  send(res.req, res, cacheOf(res).store(res.req.originalUrl, json, etagDeterminant), "miss");
 }
 
 /** Serves cached answers before any route runs; routes store theirs through sendCacheable. */

@@ -57,7 +57,7 @@ function serviceEntry(
     })),
     lastVerifiedAt: time(facets.lastVerifiedAt),
     sortRanks,
-    json: serialise(record),
+    json: Buffer.from(serialise(record)),
   };
 }
 
@@ -68,8 +68,8 @@ function endpointEntry(row: ListedEndpoint, serialise: CatalogueSerialisers["end
     method: row.method,
     category: row.category?.toLowerCase() ?? null,
     lastVerifiedAt: time(row.lastVerifiedAt),
-    jsonHead: head,
-    jsonTail: tail,
+    jsonHead: Buffer.from(head),
+    jsonTail: Buffer.from(tail),
   };
 }
 

@@ -18,11 +18,14 @@ export interface EndpointEntry {
   category: string | null;
   /** Epoch milliseconds. */
   lastVerifiedAt: number | null;
-  /** The item's JSON up to, without, `verified`: `{"service_id":…,"description":…,` */
-  jsonHead: string;
-  /** The item's JSON after `verified`: `"last_verified_at":…,"payment_options":[…]}` */
-  jsonTail: string;
+  /** The item's JSON (UTF-8) up to, without, `verified`: `{"service_id":…,"description":…,` */
+  jsonHead: Buffer;
+  /** The item's JSON (UTF-8) after `verified`: `"last_verified_at":…,"payment_options":[…]}` */
+  jsonTail: Buffer;
 }
+
+const VERIFIED = Buffer.from('"verified":true,');
+const NOT_VERIFIED = Buffer.from('"verified":false,');
 
 export class EndpointIndex {
   /** Each entry's place in id order: the tie-break of equal ranks, as an integer. */
@@ -73,7 +76,7 @@ export class EndpointIndex {
       const entry = this.entries[i] as EndpointEntry;
       const verified = entry.lastVerifiedAt !== null && entry.lastVerifiedAt > verifiedSince;
       flags.push(verified ? "v" : "");
-      return `${entry.jsonHead}"verified":${verified},${entry.jsonTail}`;
+      return Buffer.concat([entry.jsonHead, verified ? VERIFIED : NOT_VERIFIED, entry.jsonTail]);
     });
     return { items, total, fingerprint: `${page.join(",")}|${flags.join(",")}` };
   }

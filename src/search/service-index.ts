@@ -50,13 +50,13 @@ export interface ServiceEntry {
   lastVerifiedAt: number | null;
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
-  /** The list item as the API sends it. */
-  json: string;
+  /** The list item as the API sends it (UTF-8 JSON: a page is sent without encoding text again). */
+  json: Buffer;
 }
 
 export interface Listing {
-  /** Serialised items of the page. */
-  items: string[];
+  /** Serialised items of the page (UTF-8 JSON). */
+  items: Buffer[];
   total: number;
   /** Within one catalogue version, equal fingerprints mean equal items (for ETags without hashing bodies). */
   fingerprint: string;

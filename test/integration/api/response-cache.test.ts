@@ -1,8 +1,11 @@
+import { get } from "node:http";
+import { gunzipSync } from "node:zlib";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { createApp } from "../../../src/http/app";
 import { ResponseCache } from "../../../src/http/response-cache";
+import { listen } from "../../../src/http/server";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
@@ -51,6 +54,38 @@ describe("the API's response cache", () => {
     const plain = await request(app).get("/v1/categories").set("Accept-Encoding", "identity");
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body).toEqual(gzip.body);
+  });
+
+  it("when a list is asked for with gzip, without Accept-Encoding, or with identity, then each decodes to the same JSON", async () => {
+    const server = await listen(app, 0, "127.0.0.1");
+    try {
+      // node:http sends only the headers given (supertest and fetch add Accept-Encoding themselves).
+      const fetchRaw = (headers: Record<string, string>) =>
+        new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+          get(`http://127.0.0.1:${server.port}/v1/services?limit=5`, { headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () =>
+              resolve({ encoding: response.headers["content-encoding"], body: Buffer.concat(chunks) }),
+            );
+          }).on("error", reject);
+        });
+      const none = await fetchRaw({});
+      const identity = await fetchRaw({ "Accept-Encoding": "identity" });
+      const gzip = await fetchRaw({ "Accept-Encoding": "gzip, deflate" });
+      expect(none.encoding).toBeUndefined();
+      expect(identity.encoding).toBeUndefined();
+      expect(gzip.encoding).toBe("gzip");
+      const listed = JSON.parse(none.body.toString("utf8")) as {
+        items: Array<{ name: string }>;
+        total: number;
+      };
+      expect(listed.items.map((item) => item.name)).toEqual(["Quote API"]);
+      expect(identity.body.equals(none.body)).toBe(true);
+      expect(gunzipSync(gzip.body).equals(none.body)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it("when a request is invalid, then its error is never cached", async () => {

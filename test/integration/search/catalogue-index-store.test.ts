@@ -25,7 +25,9 @@ describe("the in-memory catalogue index follows the database", () => {
       undefined,
       Date.now(),
     );
-    return index.services.listing(found).items.map((item) => (JSON.parse(item) as { name: string }).name);
+    return index.services
+      .listing(found)
+      .items.map((item) => (JSON.parse(item.toString()) as { name: string }).name);
   };
   /** A snapshot as the index loader takes it: the first statement of a REPEATABLE READ transaction. */
   const takeSnapshot = async (): Promise<string> => {
