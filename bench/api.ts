@@ -181,12 +181,20 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     const cachedUrl = await startApp({ responseCache: new ResponseCache(10_000, 2_000) });
     // The worst case for a search: no q text remembered, so Postgres reads every q again.
     const forgetfulUrl = await startApp({ rememberedQueries: 0 });
+    // What one index holds in memory: heap and buffers, from collected heaps before and after.
+    const liveBytes = () => {
+      collectGarbage();
+      const { heapUsed, external } = process.memoryUsage();
+      return heapUsed + external;
+    };
+    const bytesBefore = liveBytes();
     started = performance.now();
     for (const url of [apiUrl, cachedUrl, forgetfulUrl]) {
       const response = await fetch(`${url}/v1/services?limit=1`);
       if (response.status !== 200) throw new Error(`index load: HTTP ${response.status}`);
     }
     const indexLoadSeconds = (performance.now() - started) / 3000;
+    const indexMb = (liveBytes() - bytesBefore) / 3 / 1e6;
     const bareApp = express();
     bareApp.get("/bare", (_req, res) => {
       res.json({ items: [], has_more: false, total: 0 });
@@ -273,7 +281,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
         `${(BENCH_CATALOGUE.services * BENCH_CATALOGUE.endpointsPerService).toLocaleString("en")} endpoints, ` +
         `${(BENCH_CATALOGUE.services * BENCH_CATALOGUE.historyPerService).toLocaleString("en")} history rows ` +
         `(generated in ${fixed(generateSeconds)} s, search documents built in ${fixed(indexSeconds)} s, ` +
-        `in-memory index loaded in ${fixed(indexLoadSeconds)} s per app).`,
+        `in-memory index loaded in ${fixed(indexLoadSeconds)} s and holding ${Math.round(indexMb)} MB per app).`,
       `Load: autocannon in a worker thread against the in-process app on 127.0.0.1; per query ${aloneSeconds} s ` +
         `with 1 connection ("alone"), then ${durationSeconds} s with ${connections}, after a 2 s warm-up. ` +
         "Matches: mean total of the query's variants. Embedded Postgres 17, durable settings.",
