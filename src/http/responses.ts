@@ -26,7 +26,7 @@ function send(req: Request, res: Response, entry: PreparedResponse, state: "hit"
     res.status(304).end();
     return;
   }
-  // Compressed at most once per answer; the compression middleware leaves an encoded answer alone.
+  // Compressed at most once per answer (PreparedResponse.gzip); no middleware compresses JSON.
   // No Accept-Encoding: identity, without building a negotiator (most agents never ask for gzip).
   const gzip = req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip") === "gzip";
   const body = gzip ? entry.gzip : entry.json;

@@ -85,6 +85,31 @@ function pairWeight(a: number, b: number): number {
   return PAIR_WEIGHTS[(((a & 3) << 2) | (b & 3)) * (MAX_DISTANCE + 1) + distance] ?? 0;
 }
 
+/**
+ * calc_rank_and's step for one word's positions [start, end) against an earlier word's
+ * [seenStart, seenEnd): every pair at a distance adds its weight to the rank (-1: none yet).
+ */
+function addPairs(
+  rank: number,
+  positions: Int32Array,
+  start: number,
+  end: number,
+  seenStart: number,
+  seenEnd: number,
+): number {
+  let result = rank;
+  for (let p = start; p < end; p += 1) {
+    const a = positions[p] as number;
+    for (let q = seenStart; q < seenEnd; q += 1) {
+      const b = positions[q] as number;
+      if (a >> 2 === b >> 2) continue; // distance 0
+      const weight = pairWeight(a, b);
+      result = result < 0 ? weight : 1.0 - (1.0 - result) * (1.0 - weight);
+    }
+  }
+  return result;
+}
+
 /** ts_rank's last steps: no rank is negative, normalised to rank / (rank + 1) (flag 32). */
 function finalRank(raw: number): number {
   const rank = raw < 0 ? 1e-20 : raw;
@@ -252,16 +277,14 @@ export class TextIndex {
       const end = termStarts[k + 1] as number;
       for (let w = 0; w < t; w += 1) {
         const seen = slots[w] as number;
-        const seenEnd = termStarts[seen + 1] as number;
-        for (let p = start; p < end; p += 1) {
-          const a = positions[p] as number;
-          for (let q = termStarts[seen] as number; q < seenEnd; q += 1) {
-            const b = positions[q] as number;
-            if (a >> 2 === b >> 2) continue; // distance 0
-            const weight = pairWeight(a, b);
-            rank = rank < 0 ? weight : 1.0 - (1.0 - rank) * (1.0 - weight);
-          }
-        }
+        rank = addPairs(
+          rank,
+          positions,
+          start,
+          end,
+          termStarts[seen] as number,
+          termStarts[seen + 1] as number,
+        );
       }
     }
     return finalRank(rank);
@@ -484,15 +507,7 @@ export class TextIndex {
         const start = termStarts[k] ?? 0;
         const end = termStarts[k + 1] ?? 0;
         for (let w = 0; w < seen; w += 1) {
-          for (let p = start; p < end; p += 1) {
-            const a = positions[p] ?? 0;
-            for (let q = seenStarts[w] ?? 0; q < (seenEnds[w] ?? 0); q += 1) {
-              const b = positions[q] ?? 0;
-              if (a >> 2 === b >> 2) continue; // distance 0
-              const weight = pairWeight(a, b);
-              rank = rank < 0 ? weight : 1.0 - (1.0 - rank) * (1.0 - weight);
-            }
-          }
+          rank = addPairs(rank, positions, start, end, seenStarts[w] ?? 0, seenEnds[w] ?? 0);
         }
         lastStart = start;
         lastEnd = end;
@@ -522,21 +537,14 @@ function isPlainConjunction(query: TsQuery, lexemeIds: Map<Term, number[]>): boo
   }
 }
 
-/** How far lowerBound walks one by one before it starts galloping. */
-const LINEAR_STEPS = 8;
-
 /**
  * The first index at or after `from` whose value is at least `value` (the list ascending).
- * Intersected lists advance together, so the answer is usually a step or two ahead: a few linear
- * steps first (predictable branches: 4x faster than galloping when both words are common), then
- * galloping, steps doubling before a binary search narrows the last one (a rare word against a
- * common one).
+ * Galloping: the answer is usually a step or two ahead (intersected lists advance together), so
+ * steps double from `from` before a binary search narrows the last one. (Common words, where
+ * this would be slowest, are intersected through their bitsets instead.)
  */
 function lowerBound(list: Int32Array, value: number, from: number): number {
   let low = from;
-  const linearEnd = Math.min(from + LINEAR_STEPS, list.length);
-  while (low < linearEnd && (list[low] ?? 0) < value) low += 1;
-  if (low < linearEnd || low === list.length) return low;
   let step = 1;
   while (low + step < list.length && (list[low + step] ?? 0) < value) {
     low += step;
