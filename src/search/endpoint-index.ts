@@ -1,7 +1,7 @@
 import type { EndpointFilters } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import { ordinals, pageInOrder } from "./page-order";
+import { ordinals, pageByKeys } from "./page-order";
 import type { Listing } from "./service-index";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
@@ -64,10 +64,14 @@ export class EndpointIndex {
       }
     } else if (query !== null) {
       const { docs, ranks } = this.text.search(query, accepts);
-      const { idPlace } = this;
-      const byRank = (a: number, b: number) =>
-        (ranks[b] ?? 0) - (ranks[a] ?? 0) || (idPlace[docs[a] ?? 0] ?? 0) - (idPlace[docs[b] ?? 0] ?? 0);
-      page = pageInOrder(docs.length, paging.offset, paging.limit, byRank).map((m) => docs[m] ?? 0);
+      // Highest rank first, ties by id (plain loops: TypedArray.from with a callback is slow).
+      const keys = new Float64Array(docs.length);
+      const ties = new Int32Array(docs.length);
+      for (let m = 0; m < docs.length; m += 1) {
+        keys[m] = -(ranks[m] as number);
+        ties[m] = this.idPlace[docs[m] as number] as number;
+      }
+      page = pageByKeys(keys, ties, paging.offset, paging.limit).map((m) => docs[m] as number);
       total = docs.length;
     }
     const verifiedSince = now - VERIFIED_WITHIN_MS;

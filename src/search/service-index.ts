@@ -2,7 +2,7 @@ import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
-import { ordinals, pageInOrder } from "./page-order";
+import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
@@ -69,8 +69,6 @@ export interface Found {
 }
 
 type EntryCheck = (entry: ServiceEntry) => boolean;
-/** Whether the entry with this index passes the filters. */
-type Predicate = (i: number) => boolean;
 
 const lower = (text: string | undefined) => text?.toLowerCase();
 
@@ -90,15 +88,10 @@ function paymentCheck(filters: ServiceFilters): EntryCheck | null {
   return (entry) => entry.paymentOptions.some(fits);
 }
 
-/** Checks of the filters that ServiceColumns does not hold, on the entry itself. */
-function entryChecks(filters: ServiceFilters, now: number): EntryCheck[] {
+/** The check of the filters that ServiceColumns does not hold, on the entry itself; null when none is given. */
+function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
   const checks: EntryCheck[] = [];
   if (filters.domain !== undefined) checks.push((e) => e.domain === filters.domain);
-  if (filters.minVolume !== undefined) {
-    // Exact decimal comparison (amounts exceed a double's precision), so on the entry.
-    const min = amountOf(filters.minVolume);
-    checks.push((e) => e.volume !== null && compareAmounts(e.volume, min) >= 0);
-  }
   const source = filters.source;
   if (source !== undefined) {
     // Base URLs are stored with a trailing slash; people often leave it off.
@@ -112,7 +105,8 @@ function entryChecks(filters: ServiceFilters, now: number): EntryCheck[] {
   }
   const payment = paymentCheck(filters);
   if (payment) checks.push(payment);
-  return checks;
+  if (checks.length === 0) return null;
+  return (entry) => checks.every((check) => check(entry));
 }
 
 export class ServiceIndex {
@@ -147,36 +141,52 @@ export class ServiceIndex {
     now: number,
   ): Found {
     if (query === null) return { page: [], total: 0 };
-    const { mask, entryPasses } = this.filter(filters, now);
-    if (query === undefined) {
-      // Walk the sort's precomputed order: the page is collected while counting every match.
+    const entryPasses = entryCheck(filters, now);
+    const relevance = order.sort === "relevance" && query !== undefined;
+    let matches: ArrayLike<number>;
+    let ranks: number[] = [];
+    if (query === undefined) matches = this.columns.matching(filters, entryPasses);
+    else {
+      const passes = this.columns.predicate(filters, entryPasses);
+      ({ docs: matches, ranks } = this.text.search(query, passes, relevance));
+    }
+    if (!relevance) return { page: this.pageInSortOrder(matches, order, paging), total: matches.length };
+    const sign = order.order === "asc" ? 1 : -1;
+    // Plain loops: TypedArray.from with a mapping callback costs tens of ns per item.
+    const keys = new Float64Array(matches.length);
+    const ties = new Int32Array(matches.length);
+    for (let m = 0; m < matches.length; m += 1) {
+      keys[m] = sign * (ranks[m] as number);
+      ties[m] = this.idPlace[matches[m] as number] as number;
+    }
+    const page = pageByKeys(keys, ties, paging.offset, paging.limit).map((m) => matches[m] as number);
+    return { page, total: matches.length };
+  }
+
+  /**
+   * The page of matches in a sort's precomputed order. Many matches (1 entry in 16 or more): walk
+   * that order until the page is full, a few steps per item; few: choose them by their places.
+   */
+  private pageInSortOrder(matches: ArrayLike<number>, order: ServiceOrder, paging: Paging): number[] {
+    const { sorted, place } = this.sortOrder(order);
+    if (matches.length * 16 >= sorted.length) {
+      const matched = new Uint8Array(sorted.length);
+      for (let m = 0; m < matches.length; m += 1) matched[matches[m] as number] = 1;
       const page: number[] = [];
-      const { sorted } = this.sortOrder(order);
-      let total = 0;
-      for (let k = 0; k < sorted.length; k += 1) {
+      let seen = 0;
+      for (let k = 0; k < sorted.length && page.length < paging.limit; k += 1) {
         const i = sorted[k] as number;
-        if (mask[i] !== 1 || (entryPasses !== null && !entryPasses(i))) continue;
-        if (total >= paging.offset && page.length < paging.limit) page.push(i);
-        total += 1;
+        if (matched[i] !== 1) continue;
+        if (seen >= paging.offset) page.push(i);
+        seen += 1;
       }
-      return { page, total };
+      return page;
     }
-    const accept: Predicate =
-      entryPasses === null ? (i) => mask[i] === 1 : (i) => mask[i] === 1 && entryPasses(i);
-    const { docs, ranks } = this.text.search(query, accept);
-    const { idPlace } = this;
-    let compare: (a: number, b: number) => number;
-    if (order.sort === "relevance") {
-      const sign = order.order === "asc" ? 1 : -1;
-      compare = (a, b) =>
-        sign * ((ranks[a] ?? 0) - (ranks[b] ?? 0)) ||
-        (idPlace[docs[a] ?? 0] ?? 0) - (idPlace[docs[b] ?? 0] ?? 0);
-    } else {
-      const { place } = this.sortOrder(order);
-      compare = (a, b) => (place[docs[a] ?? 0] ?? 0) - (place[docs[b] ?? 0] ?? 0);
-    }
-    const page = pageInOrder(docs.length, paging.offset, paging.limit, compare).map((m) => docs[m] ?? 0);
-    return { page, total: docs.length };
+    // A place is unique (ties by id already), so it is the whole key.
+    const keys = new Float64Array(matches.length);
+    for (let m = 0; m < matches.length; m += 1) keys[m] = place[matches[m] as number] as number;
+    const page = pageByKeys(keys, new Int32Array(matches.length), paging.offset, paging.limit);
+    return page.map((m) => matches[m] as number);
   }
 
   /** A found page as the list sends it. */
@@ -187,24 +197,6 @@ export class ServiceIndex {
   /** The ids of a found page (the CSV export). */
   ids({ page }: Found): string[] {
     return page.map((i) => this.at(i).id);
-  }
-
-  /**
-   * The filters as the columns' mask (1: passes what the columns hold) and, when other filters
-   * are given (rarely), the check of those on the entry itself.
-   */
-  private filter(filters: ServiceFilters, now: number): { mask: Uint8Array; entryPasses: Predicate | null } {
-    const { entries } = this;
-    const checks = entryChecks(filters, now);
-    const entryPasses: Predicate | null =
-      checks.length === 0
-        ? null
-        : (i) => {
-            const entry = entries[i] as ServiceEntry;
-            for (const check of checks) if (!check(entry)) return false;
-            return true;
-          };
-    return { mask: this.columns.matching(filters), entryPasses };
   }
 
   private at(i: number): ServiceEntry {

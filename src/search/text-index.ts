@@ -11,13 +11,15 @@ import { parseTsVector } from "./tsvector";
 /**
  * Every document in flat arrays (a few typed arrays in all, rather than objects per document):
  * document d has the terms termIds[docStarts[d]..docStarts[d+1]) (lexeme ids, ascending), and term
- * k has the positions positions[termStarts[k]..termStarts[k+1]), each (position << 2) | weight
- * code (3 = A … 0 = D), ascending by position.
+ * k has the positions positions[termStarts[k]..termEnds[k]), each (position << 2) | weight code
+ * (3 = A … 0 = D), ascending by position. Positions are stored lexeme by lexeme (a posting's
+ * positions together, in its document order), so a search walking postings reads them in order.
  */
 interface Documents {
   docStarts: Int32Array;
   termIds: Int32Array;
   termStarts: Int32Array;
+  termEnds: Int32Array;
   positions: Int32Array;
 }
 
@@ -29,15 +31,21 @@ export interface TextMatches {
 
 type Term = Extract<TsQuery, { kind: "term" }>;
 
-/** A lexeme's documents (ascending) and, in parallel, its term slot in each (an index into termStarts). */
+/** A lexeme's documents (ascending) and, in parallel, where its positions are and its rank alone. */
 interface Posting {
   docs: Int32Array;
-  slots: Int32Array;
+  /** The lexeme's positions in docs[i] are positions[starts[i]..starts[i + 1]). */
+  starts: Int32Array;
+  /** ts_rank of docs[i] for a query of this lexeme alone (the most common query), computed once. */
+  ranks: Float32Array;
   /**
    * For a common lexeme (in at least 1 document in 32), its documents as a bitset too, no larger
-   * than `docs`: intersecting with it is one bit test per candidate instead of a search.
+   * than `docs`: intersecting with it is one bit test per candidate instead of a search; and
+   * bitCounts[w], how many documents the words before word w hold, so a document's index in
+   * `docs` is one population count away.
    */
   bits: Int32Array | null;
+  bitCounts: Int32Array | null;
 }
 
 interface PreparedQuery {
@@ -51,7 +59,7 @@ interface PreparedQuery {
    */
   slots: Int32Array;
   slotStarts: Int32Array;
-  /** Scratch space for rankAnd: the position ranges of the words seen so far. */
+  /** Scratch space for rankAnd (the words seen so far) and rankPlainAnd (every word): position ranges. */
   seenStarts: Int32Array;
   seenEnds: Int32Array;
 }
@@ -117,11 +125,34 @@ function finalRank(raw: number): number {
   return Math.fround(rank / (rank + 1));
 }
 
+/** calc_rank_or's share of one word with positions [start, end): its occurrences, the heaviest counted fully. */
+function orWordRank(positions: Int32Array, start: number, end: number): number {
+  let sum = 0;
+  let heaviest = -1;
+  let heaviestIndex = 0;
+  for (let p = start; p < end; p += 1) {
+    const weight = weightOf(positions[p] ?? 0);
+    const j = p - start + 1;
+    sum += weight / (j * j);
+    if (weight > heaviest) {
+      heaviest = weight;
+      heaviestIndex = j;
+    }
+  }
+  return (heaviest + sum - heaviest / (heaviestIndex * heaviestIndex)) / SUM_INVERSE_SQUARES;
+}
+
 /** A positions list, or ANY inside a phrase where a negation leaves positions unknown. */
 type Positions = number[] | "any";
 
 const EMPTY = new Int32Array(0);
-const NO_POSTING: Posting = { docs: EMPTY, slots: EMPTY, bits: null };
+const NO_POSTING: Posting = {
+  docs: EMPTY,
+  starts: new Int32Array(1),
+  ranks: new Float32Array(0),
+  bits: null,
+  bitCounts: null,
+};
 /** A posting in at least 1 document in DENSE gets a bitset (see Posting.bits). */
 const DENSE = 32;
 const YIELD_EVERY = 500;
@@ -141,11 +172,10 @@ export class TextIndex {
   static async build(texts: ReadonlyArray<string | null>): Promise<TextIndex> {
     const lexicon = new Map<string, number>();
     const postingDocs: number[][] = [];
-    const postingSlots: number[][] = [];
     const docStarts = new Int32Array(texts.length + 1);
     const termIds: number[] = [];
-    const termStarts: number[] = [];
-    const positions: number[] = [];
+    /** Each term's positions as parsed, document by document (rearranged lexeme by lexeme below). */
+    const parsedPositions: number[][] = [];
     for (const [doc, text] of texts.entries()) {
       if (doc % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
       docStarts[doc] = termIds.length;
@@ -155,35 +185,41 @@ export class TextIndex {
           id = lexicon.size;
           lexicon.set(lexeme, id);
           postingDocs.push([]);
-          postingSlots.push([]);
         }
         return { id, at };
       });
       entries.sort((a, b) => a.id - b.id);
       for (const { id, at } of entries) {
         postingDocs[id]?.push(doc);
-        postingSlots[id]?.push(termIds.length);
         termIds.push(id);
-        termStarts.push(positions.length);
-        for (const position of at) positions.push(position);
+        parsedPositions.push(at);
       }
     }
     docStarts[texts.length] = termIds.length;
-    termStarts.push(positions.length);
-    return new TextIndex(
-      lexicon,
-      postingDocs.map((docs, id) => ({
+    const documents = lexemeMajor(lexicon.size, Int32Array.from(termIds), parsedPositions, docStarts);
+    const postings = postingDocs.map((docs): Posting => {
+      const bits = docs.length * DENSE >= texts.length ? bitset(docs, texts.length) : null;
+      return {
         docs: Int32Array.from(docs),
-        slots: Int32Array.from(postingSlots[id] ?? []),
-        bits: docs.length * DENSE >= texts.length ? bitset(docs, texts.length) : null,
-      })),
-      {
-        docStarts,
-        termIds: Int32Array.from(termIds),
-        termStarts: Int32Array.from(termStarts),
-        positions: Int32Array.from(positions),
-      },
-    );
+        starts: new Int32Array(docs.length + 1),
+        ranks: new Float32Array(docs.length),
+        bits,
+        bitCounts: bits === null ? null : prefixCounts(bits),
+      };
+    });
+    // Each posting's position ranges and ranks alone, filled in document order (its own order).
+    const filled = new Int32Array(postings.length);
+    for (let k = 0; k < termIds.length; k += 1) {
+      const posting = postings[termIds[k] as number] as Posting;
+      const i = filled[termIds[k] as number] as number;
+      const start = documents.termStarts[k] as number;
+      const end = documents.termEnds[k] as number;
+      posting.starts[i] = start;
+      posting.starts[i + 1] = end;
+      posting.ranks[i] = finalRank(orWordRank(documents.positions, start, end));
+      filled[termIds[k] as number] = i + 1;
+    }
+    return new TextIndex(lexicon, postings, documents);
   }
 
   get size(): number {
@@ -192,19 +228,22 @@ export class TextIndex {
 
   /**
    * The documents matching the query that `accept` lets through, in document order, with their
-   * ranks. `accept` runs on matches only (it reads catalogue entries, scattered in memory, which
-   * costs more than matching) and before ranking (what it excludes is never ranked).
+   * ranks (none when `ranked` is false: a search sorted by something else). `accept` runs on
+   * matches only (it reads catalogue entries, scattered in memory, which costs more than matching)
+   * and before ranking (what it excludes is never ranked).
    */
-  search(query: TsQuery, accept: (doc: number) => boolean = () => true): TextMatches {
+  search(query: TsQuery, accept: (doc: number) => boolean = () => true, ranked = true): TextMatches {
     const prepared = this.prepare(query);
-    if (isPlainConjunction(query, prepared.lexemeIds)) return this.searchConjunction(prepared, accept);
+    if (isPlainConjunction(query, prepared.lexemeIds))
+      return this.searchConjunction(prepared, accept, ranked);
     const candidates = this.candidates(query, prepared.lexemeIds);
     const docs: number[] = [];
     const ranks: number[] = [];
     const visit = (doc: number) => {
       if (this.matches(query, doc, prepared.lexemeIds) && accept(doc)) {
-        this.findSlots(prepared, doc);
         docs.push(doc);
+        if (!ranked) return;
+        this.findSlots(prepared, doc);
         ranks.push(this.rank(prepared));
       }
     };
@@ -216,11 +255,16 @@ export class TextIndex {
   /**
    * The common query (words that must all occur, as websearch syntax reads "weather forecast"):
    * the matches are the intersection of the words' postings, walked from the shortest, and each
-   * posting carries the word's slot in the document, so neither matching nor ranking searches a
-   * document's terms. Accepting after matching: `accept` reads the catalogue entry, scattered in
-   * memory, so it runs for the few matches rather than every candidate.
+   * posting tells where its positions are in each document, so neither matching nor ranking
+   * searches a document's terms. A single word's ranks are its posting's. Accepting after
+   * matching: `accept` reads the catalogue entry, scattered in memory, so it runs for the few
+   * matches rather than every candidate.
    */
-  private searchConjunction(prepared: PreparedQuery, accept: (doc: number) => boolean): TextMatches {
+  private searchConjunction(
+    prepared: PreparedQuery,
+    accept: (doc: number) => boolean,
+    ranked: boolean,
+  ): TextMatches {
     // A word the index has never seen matches nothing; otherwise each word is one lexeme.
     if (prepared.rankTerms.some((ids) => ids.length === 0)) return { docs: [], ranks: [] };
     const postings = prepared.rankTerms.map(([id]) => this.postings[id ?? -1] ?? NO_POSTING);
@@ -230,11 +274,11 @@ export class TextIndex {
     const [driver = 0, ...others] = byLength;
     const lead = postings[driver] ?? NO_POSTING;
     const otherPostings = others.map((t) => postings[t] ?? NO_POSTING);
-    const otherLexemes = others.map((t) => prepared.rankTerms[t]?.[0] ?? -1);
     const cursors = new Int32Array(others.length);
     const docs: number[] = [];
     const ranks: number[] = [];
-    const { slots } = prepared; // one lexeme per word: word t's slot is slots[t]
+    // Word t's positions in the document being ranked: positions[starts[t]..ends[t]).
+    const { seenStarts: starts, seenEnds: ends } = prepared;
     for (let i = 0; i < lead.docs.length; i += 1) {
       const doc = lead.docs[i] as number;
       let k = 0;
@@ -249,42 +293,38 @@ export class TextIndex {
         }
       }
       if (k < otherPostings.length || !accept(doc)) continue;
-      slots[driver] = lead.slots[i] as number;
+      docs.push(doc);
+      if (!ranked) continue;
+      if (otherPostings.length === 0) {
+        ranks.push(lead.ranks[i] as number);
+        continue;
+      }
+      starts[driver] = lead.starts[i] as number;
+      ends[driver] = lead.starts[i + 1] as number;
       for (k = 0; k < others.length; k += 1) {
         const posting = otherPostings[k] as Posting;
-        slots[others[k] as number] =
-          posting.bits !== null
-            ? this.termIndex(doc, otherLexemes[k] as number)
-            : (posting.slots[cursors[k] as number] as number);
+        const at = posting.bits !== null ? bitIndex(posting, doc) : (cursors[k] as number);
+        starts[others[k] as number] = posting.starts[at] as number;
+        ends[others[k] as number] = posting.starts[at + 1] as number;
       }
-      docs.push(doc);
-      ranks.push(prepared.allOfAnd ? this.rankPlainAnd(slots) : this.rank(prepared));
+      ranks.push(this.rankPlainAnd(starts, ends));
     }
     return { docs, ranks };
   }
 
   /**
    * rank() for a plain conjunction of two or more words (calc_rank_and with one lexeme per word,
-   * word t's term slot in slots[t]): the same pairs in the same order, without rankAnd's
-   * bookkeeping for words that stand for several lexemes.
+   * word t's positions at [starts[t], ends[t])): the same pairs in the same order, without
+   * rankAnd's bookkeeping for words that stand for several lexemes.
    */
-  private rankPlainAnd(slots: Int32Array): number {
-    const { termStarts, positions } = this.documents;
+  private rankPlainAnd(starts: Int32Array, ends: Int32Array): number {
+    const { positions } = this.documents;
     let rank = -1;
-    for (let t = 1; t < slots.length; t += 1) {
-      const k = slots[t] as number;
-      const start = termStarts[k] as number;
-      const end = termStarts[k + 1] as number;
+    for (let t = 1; t < starts.length; t += 1) {
+      const start = starts[t] as number;
+      const end = ends[t] as number;
       for (let w = 0; w < t; w += 1) {
-        const seen = slots[w] as number;
-        rank = addPairs(
-          rank,
-          positions,
-          start,
-          end,
-          termStarts[seen] as number,
-          termStarts[seen + 1] as number,
-        );
+        rank = addPairs(rank, positions, start, end, starts[w] as number, ends[w] as number);
       }
     }
     return finalRank(rank);
@@ -384,12 +424,12 @@ export class TextIndex {
   }
 
   private hasTerm(doc: number, term: Term, lexemeIds: Map<Term, number[]>): boolean {
-    const { termStarts, positions } = this.documents;
+    const { termStarts, termEnds, positions } = this.documents;
     for (const id of lexemeIds.get(term) ?? []) {
       const k = this.termIndex(doc, id);
       if (k < 0) continue;
       if (term.weights === 0) return true;
-      for (let p = termStarts[k] ?? 0; p < (termStarts[k + 1] ?? 0); p += 1) {
+      for (let p = termStarts[k] ?? 0; p < (termEnds[k] ?? 0); p += 1) {
         if (term.weights & (1 << ((positions[p] ?? 0) & 3))) return true;
       }
     }
@@ -398,12 +438,12 @@ export class TextIndex {
 
   /** The term's encoded positions in the document (of every lexeme it stands for), weights applied. */
   private termPositions(doc: number, term: Term, lexemeIds: Map<Term, number[]>): number[] {
-    const { termStarts, positions } = this.documents;
+    const { termStarts, termEnds, positions } = this.documents;
     const found: number[] = [];
     for (const id of lexemeIds.get(term) ?? []) {
       const k = this.termIndex(doc, id);
       if (k < 0) continue;
-      for (let p = termStarts[k] ?? 0; p < (termStarts[k + 1] ?? 0); p += 1) {
+      for (let p = termStarts[k] ?? 0; p < (termEnds[k] ?? 0); p += 1) {
         const encoded = positions[p] ?? 0;
         if (term.weights === 0 || term.weights & (1 << (encoded & 3))) found.push(encoded);
       }
@@ -467,26 +507,10 @@ export class TextIndex {
 
   /** calc_rank_or: each word's occurrences, the heaviest counted fully, divided by the number of words. */
   private rankOr(prepared: PreparedQuery): number {
-    const { termStarts, positions } = this.documents;
-    const { slots } = prepared;
+    const { termStarts, termEnds, positions } = this.documents;
     let rank = 0;
-    for (const k of slots) {
-      if (k < 0) continue;
-      const start = termStarts[k] ?? 0;
-      const end = termStarts[k + 1] ?? 0;
-      let sum = 0;
-      let heaviest = -1;
-      let heaviestIndex = 0;
-      for (let p = start; p < end; p += 1) {
-        const weight = weightOf(positions[p] ?? 0);
-        const j = p - start + 1;
-        sum += weight / (j * j);
-        if (weight > heaviest) {
-          heaviest = weight;
-          heaviestIndex = j;
-        }
-      }
-      rank += (heaviest + sum - heaviest / (heaviestIndex * heaviestIndex)) / SUM_INVERSE_SQUARES;
+    for (const k of prepared.slots) {
+      if (k >= 0) rank += orWordRank(positions, termStarts[k] ?? 0, termEnds[k] ?? 0);
     }
     const words = prepared.rankTerms.length;
     return words > 0 ? rank / words : rank;
@@ -494,7 +518,7 @@ export class TextIndex {
 
   /** calc_rank_and: every pair of occurrences of two different words, closer pairs weighing more. */
   private rankAnd(prepared: PreparedQuery): number {
-    const { termStarts, positions } = this.documents;
+    const { termStarts, termEnds, positions } = this.documents;
     const { slots, slotStarts, seenStarts, seenEnds } = prepared;
     let seen = 0;
     let rank = -1;
@@ -505,7 +529,7 @@ export class TextIndex {
         const k = slots[j] ?? -1;
         if (k < 0) continue;
         const start = termStarts[k] ?? 0;
-        const end = termStarts[k + 1] ?? 0;
+        const end = termEnds[k] ?? 0;
         for (let w = 0; w < seen; w += 1) {
           rank = addPairs(rank, positions, start, end, seenStarts[w] ?? 0, seenEnds[w] ?? 0);
         }
@@ -558,6 +582,61 @@ function lowerBound(list: Int32Array, value: number, from: number): number {
     else high = middle;
   }
   return low;
+}
+
+/**
+ * The documents' arrays with the parsed positions laid out lexeme by lexeme: each posting's
+ * positions together and in its document order, the order a search reads them in.
+ */
+function lexemeMajor(
+  lexemes: number,
+  termIds: Int32Array,
+  parsed: readonly number[][],
+  docStarts: Int32Array,
+): Documents {
+  const next = new Int32Array(lexemes);
+  termIds.forEach((id, k) => {
+    next[id] = (next[id] as number) + (parsed[k]?.length ?? 0);
+  });
+  let offset = 0;
+  next.forEach((count, id) => {
+    next[id] = offset;
+    offset += count;
+  });
+  const positions = new Int32Array(offset);
+  const termStarts = new Int32Array(termIds.length);
+  const termEnds = new Int32Array(termIds.length);
+  termIds.forEach((id, k) => {
+    const at = parsed[k] ?? [];
+    const start = next[id] as number;
+    positions.set(at, start);
+    termStarts[k] = start;
+    termEnds[k] = start + at.length;
+    next[id] = start + at.length;
+  });
+  return { docStarts, termIds, termStarts, termEnds, positions };
+}
+
+/** The number of 1 bits of a 32-bit integer. */
+function popcount(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** For each word of a bitset, how many bits the words before it hold. */
+function prefixCounts(bits: Int32Array): Int32Array {
+  const counts = new Int32Array(bits.length);
+  for (let w = 1; w < bits.length; w += 1)
+    counts[w] = (counts[w - 1] as number) + popcount(bits[w - 1] as number);
+  return counts;
+}
+
+/** The index in posting.docs of a document the posting's bitset holds. */
+function bitIndex(posting: Posting, doc: number): number {
+  const w = doc >> 5;
+  const below = ((posting.bits as Int32Array)[w] as number) & ((1 << (doc & 31)) - 1);
+  return ((posting.bitCounts as Int32Array)[w] as number) + popcount(below);
 }
 
 function bitset(docs: readonly number[], size: number): Int32Array {

@@ -14,6 +14,7 @@ describe("GET /v1/services filters", () => {
     await seedServices(database.db, [
       {
         name: "Alpha",
+        description: "A paid API",
         category: "Finance",
         domain: "alpha.test",
         tags: ["payments", "crypto"],
@@ -30,6 +31,7 @@ describe("GET /v1/services filters", () => {
       },
       {
         name: "Bravo",
+        description: "A paid API",
         category: "finance",
         domain: "bravo.test",
         tags: ["payments"],
@@ -43,6 +45,7 @@ describe("GET /v1/services filters", () => {
       },
       {
         name: "Charlie",
+        description: "A paid API",
         category: "Weather",
         domain: "charlie.test",
         tags: ["crypto"],
@@ -50,6 +53,7 @@ describe("GET /v1/services filters", () => {
       },
       {
         name: "Delta",
+        description: "A paid API",
         category: "Finance",
         domain: "delta.test",
         tags: ["payments"],
@@ -58,7 +62,13 @@ describe("GET /v1/services filters", () => {
         txCount30d: 1,
       },
       // 20 integer digits: a float cannot tell this from 12345678901234567890.000001.
-      { name: "Echo", category: "Finance", volumeUsdc30d: "12345678901234567890", uptime30d: 90 },
+      {
+        name: "Echo",
+        description: "A paid API",
+        category: "Finance",
+        volumeUsdc30d: "12345678901234567890",
+        uptime30d: 90,
+      },
     ]);
   });
   afterAll(async () => {
@@ -107,6 +117,24 @@ describe("GET /v1/services filters", () => {
     "when filtered by %s, then exactly the matching services are listed",
     async (query, expected) => {
       const response = await request(api.app).get(`/v1/services?${query}&sort=name`);
+      expect(response.status).toBe(200);
+      expect(response.body.items.map((item: { name: string }) => item.name)).toEqual(expected);
+      expect(response.body.total).toBe(expected.length);
+    },
+  );
+
+  // With q, a search checks its matches one by one (ServiceColumns.predicate) rather than narrowing
+  // lists: the same filters must keep the same services, through a single word and through OR.
+  it.each(
+    cases.flatMap(([query, expected]) =>
+      ["paid", "alpha or bravo or charlie or delta or echo"].map((q) => [q, query, expected] as const),
+    ),
+  )(
+    "when searching %j and filtered by %s, then exactly the matching services are listed",
+    async (q, query, expected) => {
+      const response = await request(api.app).get(
+        `/v1/services?q=${encodeURIComponent(q)}&${query}&sort=name`,
+      );
       expect(response.status).toBe(200);
       expect(response.body.items.map((item: { name: string }) => item.name)).toEqual(expected);
       expect(response.body.total).toBe(expected.length);
