@@ -57,13 +57,14 @@ export function createApp({
   // per cached answer); the CSV exports and the docs page compress on the fly (their routes).
   // Read-only and public: any origin may GET; preflight OPTIONS requests are answered here (204).
   app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
-  app.use(healthRouter(db));
   if (responseCache) app.use(serveCachedResponses(responseCache));
+  // The busiest routers first: Express walks them in this order for every request.
   app.use(servicesRouter(pool, catalogue, searches));
-  app.use(exportsRouter(pool, catalogue, searches));
   app.use(endpointsRouter(catalogue, searches));
+  app.use(exportsRouter(pool, catalogue, searches));
   app.use(catalogueRouter(pool));
   app.use(docsRouter());
+  app.use(healthRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

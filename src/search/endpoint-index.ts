@@ -64,11 +64,11 @@ export class EndpointIndex {
       }
     } else if (query !== null) {
       const { docs, ranks } = this.text.search(query, accepts);
-      // Highest rank first, ties by id (plain loops: TypedArray.from with a callback is slow).
-      const keys = new Float64Array(docs.length);
+      // Highest rank first (the search's own ranks, negated in place), ties by id.
+      const keys = ranks;
       const ties = new Int32Array(docs.length);
       for (let m = 0; m < docs.length; m += 1) {
-        keys[m] = -(ranks[m] as number);
+        keys[m] = -(keys[m] as number);
         ties[m] = this.idPlace[docs[m] as number] as number;
       }
       page = pageByKeys(keys, ties, paging.offset, paging.limit).map((m) => docs[m] as number);

@@ -143,22 +143,19 @@ export class ServiceIndex {
     if (query === null) return { page: [], total: 0 };
     const entryPasses = entryCheck(filters, now);
     const relevance = order.sort === "relevance" && query !== undefined;
-    let matches: ArrayLike<number>;
-    let ranks: number[] = [];
+    let matches: Int32Array;
+    let ranks: Float64Array = new Float64Array(0);
     if (query === undefined) matches = this.columns.matching(filters, entryPasses);
     else {
       const passes = this.columns.predicate(filters, entryPasses);
       ({ docs: matches, ranks } = this.text.search(query, passes, relevance));
     }
     if (!relevance) return { page: this.pageInSortOrder(matches, order, paging), total: matches.length };
-    const sign = order.order === "asc" ? 1 : -1;
-    // Plain loops: TypedArray.from with a mapping callback costs tens of ns per item.
-    const keys = new Float64Array(matches.length);
+    // The ranks are this search's own: they become the keys in place (negated: highest first).
+    const keys = ranks;
+    if (order.order !== "asc") for (let m = 0; m < keys.length; m += 1) keys[m] = -(keys[m] as number);
     const ties = new Int32Array(matches.length);
-    for (let m = 0; m < matches.length; m += 1) {
-      keys[m] = sign * (ranks[m] as number);
-      ties[m] = this.idPlace[matches[m] as number] as number;
-    }
+    for (let m = 0; m < matches.length; m += 1) ties[m] = this.idPlace[matches[m] as number] as number;
     const page = pageByKeys(keys, ties, paging.offset, paging.limit).map((m) => matches[m] as number);
     return { page, total: matches.length };
   }
@@ -167,7 +164,7 @@ export class ServiceIndex {
    * The page of matches in a sort's precomputed order. Many matches (1 entry in 16 or more): walk
    * that order until the page is full, a few steps per item; few: choose them by their places.
    */
-  private pageInSortOrder(matches: ArrayLike<number>, order: ServiceOrder, paging: Paging): number[] {
+  private pageInSortOrder(matches: Int32Array, order: ServiceOrder, paging: Paging): number[] {
     const { sorted, place } = this.sortOrder(order);
     if (matches.length * 16 >= sorted.length) {
       const matched = new Uint8Array(sorted.length);

@@ -25,8 +25,42 @@ interface Documents {
 
 /** Matching documents (indexes as passed to TextIndex.build) and their ranks, in parallel. */
 export interface TextMatches {
-  docs: number[];
-  ranks: number[];
+  docs: Int32Array;
+  /** Empty when the search was not ranked. */
+  ranks: Float64Array;
+}
+
+/**
+ * Matches collected into typed arrays of a capacity known in advance (the candidates): no copy
+ * as they grow, and off the JS heap (a search's arrays were most of a request's garbage).
+ */
+class Collector {
+  private readonly docs: Int32Array;
+  private readonly ranks: Float64Array;
+  private count = 0;
+
+  constructor(capacity: number, ranked: boolean) {
+    this.docs = new Int32Array(capacity);
+    this.ranks = new Float64Array(ranked ? capacity : 0);
+  }
+
+  add(doc: number): void {
+    this.docs[this.count] = doc;
+    this.count += 1;
+  }
+
+  /** Adds a match with its rank. */
+  addRanked(doc: number, rank: number): void {
+    this.ranks[this.count] = rank;
+    this.add(doc);
+  }
+
+  matches(): TextMatches {
+    return {
+      docs: this.docs.subarray(0, this.count),
+      ranks: this.ranks.subarray(0, Math.min(this.count, this.ranks.length)),
+    };
+  }
 }
 
 type Term = Extract<TsQuery, { kind: "term" }>;
@@ -237,19 +271,16 @@ export class TextIndex {
     if (isPlainConjunction(query, prepared.lexemeIds))
       return this.searchConjunction(prepared, accept, ranked);
     const candidates = this.candidates(query, prepared.lexemeIds);
-    const docs: number[] = [];
-    const ranks: number[] = [];
+    const found = new Collector(candidates === null ? this.size : candidates.length, ranked);
     const visit = (doc: number) => {
-      if (this.matches(query, doc, prepared.lexemeIds) && accept(doc)) {
-        docs.push(doc);
-        if (!ranked) return;
-        this.findSlots(prepared, doc);
-        ranks.push(this.rank(prepared));
-      }
+      if (!this.matches(query, doc, prepared.lexemeIds) || !accept(doc)) return;
+      if (!ranked) return found.add(doc);
+      this.findSlots(prepared, doc);
+      found.addRanked(doc, this.rank(prepared));
     };
     if (candidates === null) for (let doc = 0; doc < this.size; doc += 1) visit(doc);
     else for (const doc of candidates) visit(doc);
-    return { docs, ranks };
+    return found.matches();
   }
 
   /**
@@ -266,7 +297,7 @@ export class TextIndex {
     ranked: boolean,
   ): TextMatches {
     // A word the index has never seen matches nothing; otherwise each word is one lexeme.
-    if (prepared.rankTerms.some((ids) => ids.length === 0)) return { docs: [], ranks: [] };
+    if (prepared.rankTerms.some((ids) => ids.length === 0)) return new Collector(0, false).matches();
     const postings = prepared.rankTerms.map(([id]) => this.postings[id ?? -1] ?? NO_POSTING);
     const byLength = [...postings.keys()].sort(
       (a, b) => (postings[a]?.docs.length ?? 0) - (postings[b]?.docs.length ?? 0),
@@ -275,8 +306,7 @@ export class TextIndex {
     const lead = postings[driver] ?? NO_POSTING;
     const otherPostings = others.map((t) => postings[t] ?? NO_POSTING);
     const cursors = new Int32Array(others.length);
-    const docs: number[] = [];
-    const ranks: number[] = [];
+    const found = new Collector(lead.docs.length, ranked);
     // Word t's positions in the document being ranked: positions[starts[t]..ends[t]).
     const { seenStarts: starts, seenEnds: ends } = prepared;
     for (let i = 0; i < lead.docs.length; i += 1) {
@@ -293,10 +323,12 @@ export class TextIndex {
         }
       }
       if (k < otherPostings.length || !accept(doc)) continue;
-      docs.push(doc);
-      if (!ranked) continue;
+      if (!ranked) {
+        found.add(doc);
+        continue;
+      }
       if (otherPostings.length === 0) {
-        ranks.push(lead.ranks[i] as number);
+        found.addRanked(doc, lead.ranks[i] as number);
         continue;
       }
       starts[driver] = lead.starts[i] as number;
@@ -307,9 +339,9 @@ export class TextIndex {
         starts[others[k] as number] = posting.starts[at] as number;
         ends[others[k] as number] = posting.starts[at + 1] as number;
       }
-      ranks.push(this.rankPlainAnd(starts, ends));
+      found.addRanked(doc, this.rankPlainAnd(starts, ends));
     }
-    return { docs, ranks };
+    return found.matches();
   }
 
   /**
