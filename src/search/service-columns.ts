@@ -95,41 +95,42 @@ export class ServiceColumns {
   matching(filters: ServiceFilters, entryPasses: EntryPredicate | null): Int32Array {
     const wanted = this.resolve(filters);
     const driver = this.shortestList(filters, wanted);
-    // Survivors are compacted into `kept` (never into a list of the index); `from` is read once.
-    const kept = new Int32Array(driver.length);
+    // Survivors are compacted into `kept` (never into a list of the index), made at the first filter.
+    let kept: Int32Array | null = null;
     let from = driver;
     let count = driver.length;
-    const narrowed = (length: number) => {
+    const narrow = (keep: (to: Int32Array) => number) => {
+      kept ??= new Int32Array(driver.length);
+      count = keep(kept);
       from = kept;
-      count = length;
     };
     if (wanted.status !== 0 && driver !== this.withStatus[filters.status]) {
-      narrowed(keepWithin(from, count, kept, this.statuses, wanted.status, wanted.status));
+      narrow((to) => keepWithin(from, count, to, this.statuses, wanted.status, wanted.status));
     }
     const { category } = wanted;
     if (category !== undefined && driver !== this.withCategory[category]) {
-      narrowed(keepWithin(from, count, kept, this.categories, category, category));
+      narrow((to) => keepWithin(from, count, to, this.categories, category, category));
     }
     for (const [column, min] of this.minimums(filters, wanted)) {
-      narrowed(keepWithin(from, count, kept, column, min, Number.POSITIVE_INFINITY));
+      narrow((to) => keepWithin(from, count, to, column, min, Number.POSITIVE_INFINITY));
     }
-    if (filters.maxResponseMs !== undefined) {
-      narrowed(
-        keepWithin(from, count, kept, this.responseMs, Number.NEGATIVE_INFINITY, filters.maxResponseMs),
-      );
+    const { maxResponseMs } = filters;
+    if (maxResponseMs !== undefined) {
+      narrow((to) => keepWithin(from, count, to, this.responseMs, Number.NEGATIVE_INFINITY, maxResponseMs));
+    }
+    // Tags and method: the other lists every match is on, intersected (all ascending).
+    for (const list of this.requiredLists(filters)) {
+      if (list !== driver) narrow((to) => keepOnList(from, count, to, list));
     }
     const { entries } = this;
-    const checks: EntryPredicate[] = [];
-    for (const tag of filters.tags ?? []) {
-      if (driver !== this.withTag.get(tag)) checks.push((entry) => entry.tags.has(tag));
-    }
-    const { method } = filters;
-    if (method !== undefined && driver !== this.withMethod.get(method))
-      checks.push((entry) => entry.methods.has(method));
-    if (entryPasses !== null) checks.push(entryPasses);
-    for (const check of checks)
-      narrowed(keepWhere(from, count, kept, (i) => check(entries[i] as ServiceEntry)));
+    if (entryPasses !== null)
+      narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
     return from.subarray(0, count);
+  }
+
+  /** How many entries the shortest list every match is on holds: what matching() starts from. */
+  candidateCount(filters: ServiceFilters): number {
+    return this.shortestList(filters, this.resolve(filters)).length;
   }
 
   /**
@@ -144,10 +145,7 @@ export class ServiceColumns {
     const updatedSince = filters.updatedSince?.getTime();
     // Tags and method: how many of their lists each entry is on, counted once per request (a
     // few thousand writes) rather than a lookup in each match's own sets (a cache miss each).
-    const required = [
-      ...(filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES),
-      ...(filters.method === undefined ? [] : [this.withMethod.get(filters.method) ?? NO_ENTRIES]),
-    ];
+    const required = this.requiredLists(filters);
     const onLists = new Uint16Array(required.length === 0 ? 0 : entries.length);
     for (const list of required) for (const i of list) onLists[i] = (onLists[i] as number) + 1;
     const lists = required.length;
@@ -193,12 +191,17 @@ export class ServiceColumns {
     return given.filter((pair): pair is [Float64Array, number] => pair[1] !== undefined);
   }
 
+  /** The lists of the entries with each tag and with the method asked for. */
+  private requiredLists(filters: ServiceFilters): Int32Array[] {
+    const lists = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
+    if (filters.method !== undefined) lists.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
+    return lists;
+  }
+
   /** The shortest of the lists that every match is on. */
   private shortestList(filters: ServiceFilters, wanted: { category: number | undefined }): Int32Array {
-    const lists = [this.withStatus[filters.status]];
+    const lists = [this.withStatus[filters.status], ...this.requiredLists(filters)];
     if (wanted.category !== undefined) lists.push(this.withCategory[wanted.category] ?? NO_ENTRIES);
-    for (const tag of filters.tags ?? []) lists.push(this.withTag.get(tag) ?? NO_ENTRIES);
-    if (filters.method !== undefined) lists.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
     return lists.reduce((shortest, list) => (list.length < shortest.length ? list : shortest));
   }
 
@@ -246,6 +249,18 @@ function keepWithin(
     const i = from[k] as number;
     const value = column[i] as number;
     if (value >= min && value <= max) to[kept++] = i;
+  }
+  return kept;
+}
+
+/** The entries of from[0..count) that are also on `list` (both ascending), written to `to`. */
+function keepOnList(from: Int32Array, count: number, to: Int32Array, list: Int32Array): number {
+  let kept = 0;
+  let at = 0;
+  for (let k = 0; k < count && at < list.length; k += 1) {
+    const i = from[k] as number;
+    while (at < list.length && (list[at] as number) < i) at += 1;
+    if (list[at] === i) to[kept++] = i;
   }
   return kept;
 }

@@ -264,13 +264,25 @@ export class TextIndex {
    * The documents matching the query that `accept` lets through, in document order, with their
    * ranks (none when `ranked` is false: a search sorted by something else). `accept` runs on
    * matches only (it reads catalogue entries, scattered in memory, which costs more than matching)
-   * and before ranking (what it excludes is never ranked).
+   * and before ranking (what it excludes is never ranked). `within`: a superset of what `accept`
+   * lets through (ascending), when the caller has it cheaply: walked instead of the words'
+   * documents when it is shorter (a search for a common word in a small category).
    */
-  search(query: TsQuery, accept: (doc: number) => boolean = () => true, ranked = true): TextMatches {
+  search(
+    query: TsQuery,
+    accept: (doc: number) => boolean = () => true,
+    ranked = true,
+    within: Int32Array | null = null,
+  ): TextMatches {
     const prepared = this.prepare(query);
-    if (isPlainConjunction(query, prepared.lexemeIds))
-      return this.searchConjunction(prepared, accept, ranked);
-    const candidates = this.candidates(query, prepared.lexemeIds);
+    if (isPlainConjunction(query, prepared.lexemeIds)) {
+      return this.searchConjunction(prepared, accept, ranked, within);
+    }
+    const wordCandidates = this.candidates(query, prepared.lexemeIds);
+    const candidates =
+      within !== null && (wordCandidates === null || within.length < wordCandidates.length)
+        ? within
+        : wordCandidates;
     const found = new Collector(candidates === null ? this.size : candidates.length, ranked);
     const visit = (doc: number) => {
       if (!this.matches(query, doc, prepared.lexemeIds) || !accept(doc)) return;
@@ -295,51 +307,57 @@ export class TextIndex {
     prepared: PreparedQuery,
     accept: (doc: number) => boolean,
     ranked: boolean,
+    within: Int32Array | null,
   ): TextMatches {
     // A word the index has never seen matches nothing; otherwise each word is one lexeme.
     if (prepared.rankTerms.some((ids) => ids.length === 0)) return new Collector(0, false).matches();
-    const postings = prepared.rankTerms.map(([id]) => this.postings[id ?? -1] ?? NO_POSTING);
-    const byLength = [...postings.keys()].sort(
-      (a, b) => (postings[a]?.docs.length ?? 0) - (postings[b]?.docs.length ?? 0),
-    );
-    const [driver = 0, ...others] = byLength;
-    const lead = postings[driver] ?? NO_POSTING;
-    const otherPostings = others.map((t) => postings[t] ?? NO_POSTING);
-    const cursors = new Int32Array(others.length);
+    const words = prepared.rankTerms.length;
+    // The words' postings, then the documents the caller allows (a list like a posting, no word).
+    const lists = prepared.rankTerms.map(([id]) => this.postings[id ?? -1] ?? NO_POSTING);
+    if (within !== null) lists.push({ ...NO_POSTING, docs: within });
+    let driver = 0;
+    lists.forEach((list, j) => {
+      if (list.docs.length < (lists[driver] as Posting).docs.length) driver = j;
+    });
+    const others = [...lists.keys()].filter((j) => j !== driver);
+    const lead = lists[driver] as Posting;
+    const cursors = new Int32Array(lists.length); // where each other list's search stands
     const found = new Collector(lead.docs.length, ranked);
     // Word t's positions in the document being ranked: positions[starts[t]..ends[t]).
     const { seenStarts: starts, seenEnds: ends } = prepared;
     for (let i = 0; i < lead.docs.length; i += 1) {
       const doc = lead.docs[i] as number;
       let k = 0;
-      for (; k < otherPostings.length; k += 1) {
-        const { docs: list, bits } = otherPostings[k] as Posting;
+      for (; k < others.length; k += 1) {
+        const j = others[k] as number;
+        const { docs: list, bits } = lists[j] as Posting;
         if (bits !== null) {
           if (((bits[doc >> 5] as number) & (1 << (doc & 31))) === 0) break;
         } else {
-          const at = lowerBound(list, doc, cursors[k] as number);
-          cursors[k] = at;
+          const at = lowerBound(list, doc, cursors[j] as number);
+          cursors[j] = at;
           if (list[at] !== doc) break;
         }
       }
-      if (k < otherPostings.length || !accept(doc)) continue;
+      if (k < others.length || !accept(doc)) continue;
       if (!ranked) {
         found.add(doc);
         continue;
       }
-      if (otherPostings.length === 0) {
-        found.addRanked(doc, lead.ranks[i] as number);
-        continue;
+      // Each word's index in its posting: known for the lead, a search's cursor or a bit count.
+      for (let t = 0; t < words; t += 1) {
+        const posting = lists[t] as Posting;
+        const at = t === driver ? i : posting.bits !== null ? bitIndex(posting, doc) : (cursors[t] as number);
+        starts[t] = posting.starts[at] as number;
+        ends[t] = posting.starts[at + 1] as number;
+        cursors[t] = at; // the single word's rank below
       }
-      starts[driver] = lead.starts[i] as number;
-      ends[driver] = lead.starts[i + 1] as number;
-      for (k = 0; k < others.length; k += 1) {
-        const posting = otherPostings[k] as Posting;
-        const at = posting.bits !== null ? bitIndex(posting, doc) : (cursors[k] as number);
-        starts[others[k] as number] = posting.starts[at] as number;
-        ends[others[k] as number] = posting.starts[at + 1] as number;
-      }
-      found.addRanked(doc, this.rankPlainAnd(starts, ends));
+      found.addRanked(
+        doc,
+        words === 1
+          ? ((lists[0] as Posting).ranks[cursors[0] as number] as number)
+          : this.rankPlainAnd(starts, ends),
+      );
     }
     return found.matches();
   }
