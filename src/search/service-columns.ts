@@ -1,6 +1,7 @@
 import type { ServiceFilters } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import type { ServiceEntry } from "./service-index";
+import { lowerBound } from "./sorted-lists";
 
 /** Whether the entry with this index passes the filters. */
 export type Predicate = (i: number) => boolean;
@@ -27,6 +28,8 @@ function indexesByValue(
 }
 
 const STATUS_CODES = { listed: 1, delisted: 2 } as const;
+/** How many tag and method lists keep a bitset (see bitsetOf). */
+const BITSETS_KEPT = 1024;
 const NO_ENTRIES = new Int32Array(0);
 
 /**
@@ -57,6 +60,7 @@ export class ServiceColumns {
   private readonly volumeOfRank: Amount[] = [];
   private readonly withTag: Map<string, Int32Array>;
   private readonly withMethod: Map<string, Int32Array>;
+  private readonly bitsets = new Map<Int32Array, Int32Array>();
 
   constructor(private readonly entries: readonly ServiceEntry[]) {
     this.statuses = Float64Array.from(entries, (entry) => STATUS_CODES[entry.status]);
@@ -134,8 +138,9 @@ export class ServiceColumns {
   }
 
   /**
-   * Whether one entry passes the filters (a search checks its few matches): one function with
-   * every filter's constant hoisted, so an absent filter is a branch always taken the same way.
+   * Whether one entry passes the filters, for entries asked in ascending order (a search checks
+   * its matches so): one function with every filter's constant hoisted, so an absent filter is a
+   * branch always taken the same way.
    */
   predicate(filters: ServiceFilters, entryPasses: EntryPredicate | null): Predicate {
     const { status, category, minVolumeRank } = this.resolve(filters);
@@ -143,12 +148,13 @@ export class ServiceColumns {
       this;
     const { minUptime, minTx, minPayers, maxResponseMs } = filters;
     const updatedSince = filters.updatedSince?.getTime();
-    // Tags and method: how many of their lists each entry is on, counted once per request (a
-    // few thousand writes) rather than a lookup in each match's own sets (a cache miss each).
-    const required = this.requiredLists(filters);
-    const onLists = new Uint16Array(required.length === 0 ? 0 : entries.length);
-    for (const list of required) for (const i of list) onLists[i] = (onLists[i] as number) + 1;
-    const lists = required.length;
+    // Tags and method: a bit test per match in their lists' bitsets (rather than a lookup in each
+    // match's own sets, a cache miss each).
+    const required = this.requiredLists(filters).map((list) => this.bitsetOf(list));
+    const onEveryList = (i: number) => {
+      for (const bits of required) if (((bits[i >> 5] as number) & (1 << (i & 31))) === 0) return false;
+      return true;
+    };
     // NaN (no value) fails every comparison, so the negated tests drop it.
     return (i) =>
       (status === 0 || statuses[i] === status) &&
@@ -159,7 +165,7 @@ export class ServiceColumns {
       (updatedSince === undefined || (updatedAt[i] as number) >= updatedSince) &&
       (minVolumeRank === undefined || (volumeRanks[i] as number) >= minVolumeRank) &&
       (maxResponseMs === undefined || (responseMs[i] as number) <= maxResponseMs) &&
-      (lists === 0 || onLists[i] === lists) &&
+      (required.length === 0 || onEveryList(i)) &&
       (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
   }
 
@@ -189,6 +195,21 @@ export class ServiceColumns {
       [this.updatedAt, filters.updatedSince?.getTime()],
     ];
     return given.filter((pair): pair is [Float64Array, number] => pair[1] !== undefined);
+  }
+
+  /**
+   * A list of entries as a bitset (N / 8 bytes), made the first time a search needs it and kept
+   * with the index, like a lazily built index; at most BITSETS_KEPT of them (then started anew).
+   */
+  private bitsetOf(list: Int32Array): Int32Array {
+    let bits = this.bitsets.get(list);
+    if (bits === undefined) {
+      if (this.bitsets.size >= BITSETS_KEPT) this.bitsets.clear();
+      bits = new Int32Array(Math.ceil(this.entries.length / 32));
+      for (const i of list) bits[i >> 5] = (bits[i >> 5] as number) | (1 << (i & 31));
+      this.bitsets.set(list, bits);
+    }
+    return bits;
   }
 
   /** The lists of the entries with each tag and with the method asked for. */
@@ -257,9 +278,9 @@ function keepWithin(
 function keepOnList(from: Int32Array, count: number, to: Int32Array, list: Int32Array): number {
   let kept = 0;
   let at = 0;
-  for (let k = 0; k < count && at < list.length; k += 1) {
+  for (let k = 0; k < count; k += 1) {
     const i = from[k] as number;
-    while (at < list.length && (list[at] as number) < i) at += 1;
+    at = lowerBound(list, i, at);
     if (list[at] === i) to[kept++] = i;
   }
   return kept;

@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { lowerBound } from "./sorted-lists";
 import { queryTerms, type TsQuery } from "./tsquery";
 import { parseTsVector } from "./tsvector";
 
@@ -263,10 +264,11 @@ export class TextIndex {
   /**
    * The documents matching the query that `accept` lets through, in document order, with their
    * ranks (none when `ranked` is false: a search sorted by something else). `accept` runs on
-   * matches only (it reads catalogue entries, scattered in memory, which costs more than matching)
-   * and before ranking (what it excludes is never ranked). `within`: a superset of what `accept`
-   * lets through (ascending), when the caller has it cheaply: walked instead of the words'
-   * documents when it is shorter (a search for a common word in a small category).
+   * matches only (it reads catalogue entries, scattered in memory, which costs more than
+   * matching), in ascending document order, and before ranking (what it excludes is never
+   * ranked). `within`: a superset of what `accept` lets through (ascending), when the caller has
+   * it cheaply: walked instead of the words' documents when it is shorter (a search for a common
+   * word in a small category).
    */
   search(
     query: TsQuery,
@@ -609,29 +611,6 @@ function isPlainConjunction(query: TsQuery, lexemeIds: Map<Term, number[]>): boo
     default:
       return false;
   }
-}
-
-/**
- * The first index at or after `from` whose value is at least `value` (the list ascending).
- * Galloping: the answer is usually a step or two ahead (intersected lists advance together), so
- * steps double from `from` before a binary search narrows the last one. (Common words, where
- * this would be slowest, are intersected through their bitsets instead.)
- */
-function lowerBound(list: Int32Array, value: number, from: number): number {
-  let low = from;
-  let step = 1;
-  while (low + step < list.length && (list[low + step] ?? 0) < value) {
-    low += step;
-    step *= 2;
-  }
-  if ((list[low] ?? 0) >= value) return low;
-  let high = Math.min(low + step, list.length);
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((list[middle] ?? 0) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
