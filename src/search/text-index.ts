@@ -323,6 +323,7 @@ export class TextIndex {
     });
     const others = [...lists.keys()].filter((j) => j !== driver);
     const lead = lists[driver] as Posting;
+    if (others.length === 0) return this.searchWord(lead, accept, ranked);
     const cursors = new Int32Array(lists.length); // where each other list's search stands
     const found = new Collector(lead.docs.length, ranked);
     // Word t's positions in the document being ranked: positions[starts[t]..ends[t]).
@@ -360,6 +361,18 @@ export class TextIndex {
           ? ((lists[0] as Posting).ranks[cursors[0] as number] as number)
           : this.rankPlainAnd(starts, ends),
       );
+    }
+    return found.matches();
+  }
+
+  /** A query of one word: its posting, as accepted, with the ranks computed at load. */
+  private searchWord(posting: Posting, accept: (doc: number) => boolean, ranked: boolean): TextMatches {
+    const found = new Collector(posting.docs.length, ranked);
+    for (let i = 0; i < posting.docs.length; i += 1) {
+      const doc = posting.docs[i] as number;
+      if (!accept(doc)) continue;
+      if (ranked) found.addRanked(doc, posting.ranks[i] as number);
+      else found.add(doc);
     }
     return found.matches();
   }
