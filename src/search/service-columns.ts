@@ -4,7 +4,7 @@ import type { ServiceEntry } from "./service-index";
 import { lowerBound } from "./sorted-lists";
 
 /** Whether the entry with this index passes the filters. */
-export type Predicate = (i: number) => boolean;
+type Predicate = (i: number) => boolean;
 
 type EntryPredicate = (entry: ServiceEntry) => boolean;
 
