@@ -138,9 +138,8 @@ export class ServiceColumns {
   }
 
   /**
-   * Whether one entry passes the filters, for entries asked in ascending order (a search checks
-   * its matches so): one function with every filter's constant hoisted, so an absent filter is a
-   * branch always taken the same way.
+   * Whether one entry passes the filters (a search checks its matches so): one function with
+   * every filter's constant hoisted, so an absent filter is a branch always taken the same way.
    */
   predicate(filters: ServiceFilters, entryPasses: EntryPredicate | null): Predicate {
     const { status, category, minVolumeRank } = this.resolve(filters);
