@@ -1,7 +1,7 @@
 import type { EndpointFilters } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import { ordinals, pageByKeys } from "./page-order";
+import { ordinals, pageByRank } from "./page-order";
 import type { Listing } from "./service-index";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
@@ -68,14 +68,7 @@ export class EndpointIndex {
       }
     } else if (query !== null) {
       const { docs, ranks } = this.text.search(query, accepts);
-      // Highest rank first (the search's own ranks, negated in place), ties by id.
-      const keys = ranks;
-      const ties = new Int32Array(docs.length);
-      for (let m = 0; m < docs.length; m += 1) {
-        keys[m] = -(keys[m] as number);
-        ties[m] = this.idPlace[docs[m] as number] as number;
-      }
-      page = pageByKeys(keys, ties, paging.offset, paging.limit).map((m) => docs[m] as number);
+      page = pageByRank(docs, ranks, this.idPlace, paging.offset, paging.limit);
       total = docs.length;
     }
     const verifiedSince = now - VERIFIED_WITHIN_MS;

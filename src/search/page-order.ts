@@ -60,6 +60,26 @@ export function pageByKeys(keys: Float64Array, ties: Int32Array, offset: number,
   return ordered.slice(offset);
 }
 
+/**
+ * The page of ranked matches, highest rank first (lowest with `ascending`), equal ranks in id
+ * order (`idPlace`: each entry's place in it). The ranks become the keys in place.
+ */
+export function pageByRank(
+  matches: Int32Array,
+  ranks: Float64Array,
+  idPlace: Int32Array,
+  offset: number,
+  limit: number,
+  ascending = false,
+): number[] {
+  const ties = new Int32Array(matches.length);
+  for (let m = 0; m < matches.length; m += 1) {
+    if (!ascending) ranks[m] = -(ranks[m] as number);
+    ties[m] = idPlace[matches[m] as number] as number;
+  }
+  return pageByKeys(ranks, ties, offset, limit).map((m) => matches[m] as number);
+}
+
 /** Each item's rank by `key` ascending (ties by index): an integer tie-break for string ids. */
 export function ordinals(count: number, key: (i: number) => string): Int32Array {
   const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => {

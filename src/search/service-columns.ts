@@ -1,12 +1,30 @@
 import type { ServiceFilters } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import type { ServiceEntry } from "./service-index";
-import { lowerBound } from "./sorted-lists";
+import { bitset, hasBit, lowerBound } from "./sorted-lists";
 
 /** Whether the entry with this index passes the filters. */
 type Predicate = (i: number) => boolean;
 
 type EntryPredicate = (entry: ServiceEntry) => boolean;
+
+/**
+ * A list query's filters resolved against the columns, once per request: the codes and ranks the
+ * columns hold, the lists every match is on, and the check of the filters the columns do not hold.
+ */
+export interface FilterPlan {
+  filters: ServiceFilters;
+  /** The status code wanted; 0 for all. */
+  status: number;
+  /** The category id wanted (-2: no entry has it). */
+  category: number | undefined;
+  minVolumeRank: number | undefined;
+  /** The entries with each tag, and with the method, asked for. */
+  required: Int32Array[];
+  /** The shortest list every match is on (status, category, a tag or the method): where matching starts. */
+  driver: Int32Array;
+  entryPasses: EntryPredicate | null;
+}
 
 const numberColumn = (entries: readonly ServiceEntry[], value: (entry: ServiceEntry) => number | null) =>
   Float64Array.from(entries, (entry) => value(entry) ?? Number.NaN);
@@ -91,14 +109,33 @@ export class ServiceColumns {
     this.withMethod = indexesByValue(entries, (entry) => entry.methods);
   }
 
+  /** The filters resolved against the columns, once per request (see FilterPlan). */
+  plan(filters: ServiceFilters, entryPasses: EntryPredicate | null): FilterPlan {
+    const category =
+      filters.category === undefined
+        ? undefined
+        : (this.categoryIds.get(filters.category.toLowerCase()) ?? -2);
+    const required = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
+    if (filters.method !== undefined) required.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
+    const lists = [this.withStatus[filters.status], ...required];
+    if (category !== undefined) lists.push(this.withCategory[category] ?? NO_ENTRIES);
+    return {
+      filters,
+      status: filters.status === "all" ? 0 : STATUS_CODES[filters.status],
+      category,
+      minVolumeRank: filters.minVolume === undefined ? undefined : this.lowestVolumeRank(filters.minVolume),
+      required,
+      driver: lists.reduce((shortest, list) => (list.length < shortest.length ? list : shortest)),
+      entryPasses,
+    };
+  }
+
   /**
-   * The entries that pass the filters, ascending: the shortest list every match is on (the
-   * entries with the status, the category, a tag or the method), narrowed by one tight loop per
-   * other filter over the survivors. `entryPasses` checks the filters the columns do not hold.
+   * The entries that pass the filters, ascending: the plan's driver, narrowed by one tight loop
+   * per other filter over the survivors.
    */
-  matching(filters: ServiceFilters, entryPasses: EntryPredicate | null): Int32Array {
-    const wanted = this.resolve(filters);
-    const driver = this.shortestList(filters, wanted);
+  matching(plan: FilterPlan): Int32Array {
+    const { filters, driver, status, category, entryPasses } = plan;
     // Survivors are compacted into `kept` (never into a list of the index), made at the first filter.
     let kept: Int32Array | null = null;
     let from = driver;
@@ -108,14 +145,13 @@ export class ServiceColumns {
       count = keep(kept);
       from = kept;
     };
-    if (wanted.status !== 0 && driver !== this.withStatus[filters.status]) {
-      narrow((to) => keepWithin(from, count, to, this.statuses, wanted.status, wanted.status));
+    if (status !== 0 && driver !== this.withStatus[filters.status]) {
+      narrow((to) => keepWithin(from, count, to, this.statuses, status, status));
     }
-    const { category } = wanted;
     if (category !== undefined && driver !== this.withCategory[category]) {
       narrow((to) => keepWithin(from, count, to, this.categories, category, category));
     }
-    for (const [column, min] of this.minimums(filters, wanted)) {
+    for (const [column, min] of this.minimums(plan)) {
       narrow((to) => keepWithin(from, count, to, column, min, Number.POSITIVE_INFINITY));
     }
     const { maxResponseMs } = filters;
@@ -123,7 +159,7 @@ export class ServiceColumns {
       narrow((to) => keepWithin(from, count, to, this.responseMs, Number.NEGATIVE_INFINITY, maxResponseMs));
     }
     // Tags and method: the other lists every match is on, intersected (all ascending).
-    for (const list of this.requiredLists(filters)) {
+    for (const list of plan.required) {
       if (list !== driver) narrow((to) => keepOnList(from, count, to, list));
     }
     const { entries } = this;
@@ -132,26 +168,20 @@ export class ServiceColumns {
     return from.subarray(0, count);
   }
 
-  /** How many entries the shortest list every match is on holds: what matching() starts from. */
-  candidateCount(filters: ServiceFilters): number {
-    return this.shortestList(filters, this.resolve(filters)).length;
-  }
-
   /**
    * Whether one entry passes the filters (a search checks its matches so): one function with
    * every filter's constant hoisted, so an absent filter is a branch always taken the same way.
    */
-  predicate(filters: ServiceFilters, entryPasses: EntryPredicate | null): Predicate {
-    const { status, category, minVolumeRank } = this.resolve(filters);
+  predicate({ filters, status, category, minVolumeRank, required, entryPasses }: FilterPlan): Predicate {
     const { entries, statuses, categories, uptime, txCount, payerCount, updatedAt, volumeRanks, responseMs } =
       this;
     const { minUptime, minTx, minPayers, maxResponseMs } = filters;
     const updatedSince = filters.updatedSince?.getTime();
     // Tags and method: a bit test per match in their lists' bitsets (rather than a lookup in each
     // match's own sets, a cache miss each).
-    const required = this.requiredLists(filters).map((list) => this.bitsetOf(list));
+    const requiredBits = required.map((list) => this.bitsetOf(list));
     const onEveryList = (i: number) => {
-      for (const bits of required) if (((bits[i >> 5] as number) & (1 << (i & 31))) === 0) return false;
+      for (const bits of requiredBits) if (!hasBit(bits, i)) return false;
       return true;
     };
     // NaN (no value) fails every comparison, so the negated tests drop it.
@@ -164,30 +194,14 @@ export class ServiceColumns {
       (updatedSince === undefined || (updatedAt[i] as number) >= updatedSince) &&
       (minVolumeRank === undefined || (volumeRanks[i] as number) >= minVolumeRank) &&
       (maxResponseMs === undefined || (responseMs[i] as number) <= maxResponseMs) &&
-      (required.length === 0 || onEveryList(i)) &&
+      (requiredBits.length === 0 || onEveryList(i)) &&
       (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
   }
 
-  /** The filters' values as the columns hold them. */
-  private resolve(filters: ServiceFilters) {
-    return {
-      status: filters.status === "all" ? 0 : STATUS_CODES[filters.status],
-      // -2: no entry has it.
-      category:
-        filters.category === undefined
-          ? undefined
-          : (this.categoryIds.get(filters.category.toLowerCase()) ?? -2),
-      minVolumeRank: filters.minVolume === undefined ? undefined : this.lowestVolumeRank(filters.minVolume),
-    };
-  }
-
   /** The numeric minimums given, with their columns. */
-  private minimums(
-    filters: ServiceFilters,
-    wanted: { minVolumeRank: number | undefined },
-  ): Array<[Float64Array, number]> {
+  private minimums({ filters, minVolumeRank }: FilterPlan): Array<[Float64Array, number]> {
     const given: Array<[Float64Array, number | undefined]> = [
-      [this.volumeRanks, wanted.minVolumeRank],
+      [this.volumeRanks, minVolumeRank],
       [this.uptime, filters.minUptime],
       [this.txCount, filters.minTx],
       [this.payerCount, filters.minPayers],
@@ -204,25 +218,10 @@ export class ServiceColumns {
     let bits = this.bitsets.get(list);
     if (bits === undefined) {
       if (this.bitsets.size >= BITSETS_KEPT) this.bitsets.clear();
-      bits = new Int32Array(Math.ceil(this.entries.length / 32));
-      for (const i of list) bits[i >> 5] = (bits[i >> 5] as number) | (1 << (i & 31));
+      bits = bitset(list, this.entries.length);
       this.bitsets.set(list, bits);
     }
     return bits;
-  }
-
-  /** The lists of the entries with each tag and with the method asked for. */
-  private requiredLists(filters: ServiceFilters): Int32Array[] {
-    const lists = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
-    if (filters.method !== undefined) lists.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
-    return lists;
-  }
-
-  /** The shortest of the lists that every match is on. */
-  private shortestList(filters: ServiceFilters, wanted: { category: number | undefined }): Int32Array {
-    const lists = [this.withStatus[filters.status], ...this.requiredLists(filters)];
-    if (wanted.category !== undefined) lists.push(this.withCategory[wanted.category] ?? NO_ENTRIES);
-    return lists.reduce((shortest, list) => (list.length < shortest.length ? list : shortest));
   }
 
   /** The lowest volume rank at or above `min` (exact decimal comparison); past the last when none. */

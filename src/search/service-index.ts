@@ -2,7 +2,7 @@ import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
-import { ordinals, pageByKeys } from "./page-order";
+import { ordinals, pageByKeys, pageByRank } from "./page-order";
 import { ServiceColumns } from "./service-columns";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
@@ -144,26 +144,20 @@ export class ServiceIndex {
     now: number,
   ): Found {
     if (query === null) return { page: [], total: 0 };
-    const entryPasses = entryCheck(filters, now);
+    const plan = this.columns.plan(filters, entryCheck(filters, now));
     const relevance = order.sort === "relevance" && query !== undefined;
     let matches: Int32Array;
     let ranks: Float64Array = new Float64Array(0);
-    if (query === undefined) matches = this.columns.matching(filters, entryPasses);
+    if (query === undefined) matches = this.columns.matching(plan);
     else {
-      const passes = this.columns.predicate(filters, entryPasses);
       // A selective filter (a small category, a rare tag) is also handed over as the list of
       // entries that pass, which the search walks when the words' documents are more.
-      const selective = this.columns.candidateCount(filters) * SELECTIVE <= this.size;
-      const within = selective ? this.columns.matching(filters, entryPasses) : null;
-      ({ docs: matches, ranks } = this.text.search(query, passes, relevance, within));
+      const within = plan.driver.length * SELECTIVE <= this.size ? this.columns.matching(plan) : null;
+      ({ docs: matches, ranks } = this.text.search(query, this.columns.predicate(plan), relevance, within));
     }
     if (!relevance) return { page: this.pageInSortOrder(matches, order, paging), total: matches.length };
-    // The ranks are this search's own: they become the keys in place (negated: highest first).
-    const keys = ranks;
-    if (order.order !== "asc") for (let m = 0; m < keys.length; m += 1) keys[m] = -(keys[m] as number);
-    const ties = new Int32Array(matches.length);
-    for (let m = 0; m < matches.length; m += 1) ties[m] = this.idPlace[matches[m] as number] as number;
-    const page = pageByKeys(keys, ties, paging.offset, paging.limit).map((m) => matches[m] as number);
+    const { offset, limit } = paging;
+    const page = pageByRank(matches, ranks, this.idPlace, offset, limit, order.order === "asc");
     return { page, total: matches.length };
   }
 

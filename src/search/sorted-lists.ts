@@ -1,4 +1,4 @@
-/** Ascending lists of integers (postings, lists of entries): searching them in step. */
+/** Ascending lists of integers (postings, lists of entries): searching them in step, and as bitsets. */
 
 /**
  * The first index at or after `from` whose value is at least `value` (the list ascending).
@@ -20,4 +20,19 @@ export function lowerBound(list: Int32Array, value: number, from: number): numbe
     else high = middle;
   }
   return low;
+}
+
+/** The list as a bitset over 0…size-1. */
+export function bitset(list: ArrayLike<number>, size: number): Int32Array {
+  const bits = new Int32Array(Math.ceil(size / 32));
+  for (let k = 0; k < list.length; k += 1) {
+    const i = list[k] as number;
+    bits[i >> 5] = (bits[i >> 5] as number) | (1 << (i & 31));
+  }
+  return bits;
+}
+
+/** Whether the bitset holds i. */
+export function hasBit(bits: Int32Array, i: number): boolean {
+  return ((bits[i >> 5] as number) & (1 << (i & 31))) !== 0;
 }

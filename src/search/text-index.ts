@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { lowerBound } from "./sorted-lists";
+import { bitset, hasBit, lowerBound } from "./sorted-lists";
 import { queryTerms, type TsQuery } from "./tsquery";
 import { parseTsVector } from "./tsvector";
 
@@ -335,7 +335,7 @@ export class TextIndex {
         const j = others[k] as number;
         const { docs: list, bits } = lists[j] as Posting;
         if (bits !== null) {
-          if (((bits[doc >> 5] as number) & (1 << (doc & 31))) === 0) break;
+          if (!hasBit(bits, doc)) break;
         } else {
           const at = lowerBound(list, doc, cursors[j] as number);
           cursors[j] = at;
@@ -348,18 +348,17 @@ export class TextIndex {
         continue;
       }
       // Each word's index in its posting: known for the lead, a search's cursor or a bit count.
+      let at = 0;
       for (let t = 0; t < words; t += 1) {
         const posting = lists[t] as Posting;
-        const at = t === driver ? i : posting.bits !== null ? bitIndex(posting, doc) : (cursors[t] as number);
+        at = t === driver ? i : posting.bits !== null ? bitIndex(posting, doc) : (cursors[t] as number);
         starts[t] = posting.starts[at] as number;
         ends[t] = posting.starts[at + 1] as number;
-        cursors[t] = at; // the single word's rank below
       }
+      // One word (walked within a caller's list): its rank alone, at its index `at`.
       found.addRanked(
         doc,
-        words === 1
-          ? ((lists[0] as Posting).ranks[cursors[0] as number] as number)
-          : this.rankPlainAnd(starts, ends),
+        words === 1 ? ((lists[0] as Posting).ranks[at] as number) : this.rankPlainAnd(starts, ends),
       );
     }
     return found.matches();
@@ -679,12 +678,6 @@ function bitIndex(posting: Posting, doc: number): number {
   const w = doc >> 5;
   const below = ((posting.bits as Int32Array)[w] as number) & ((1 << (doc & 31)) - 1);
   return ((posting.bitCounts as Int32Array)[w] as number) + popcount(below);
-}
-
-function bitset(docs: readonly number[], size: number): Int32Array {
-  const bits = new Int32Array(Math.ceil(size / 32));
-  for (const doc of docs) bits[doc >> 5] = (bits[doc >> 5] as number) | (1 << (doc & 31));
-  return bits;
 }
 
 function uniqueByLexeme(terms: Term[]): Term[] {
