@@ -1,4 +1,3 @@
-import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { isEntryMember } from "./catalogue-entries";
 
@@ -46,11 +45,11 @@ export interface ProbeSummary {
 /** A valid x402 challenge within this long makes an endpoint (and its service) verified. */
 export const VERIFIED_WITHIN_MS = 24 * 60 * 60 * 1000;
 
-/** Aggregates of one window over probe rows `p` (already limited to the widest window). */
-function windowColumns(asOf: Date): Prisma.Sql {
+/** Aggregates of every window over probe rows `p` (already limited to the widest window). */
+function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
   return Prisma.join(
     WINDOWS.map(({ key, interval }) => {
-      const inWindow = Prisma.sql`p.probed_at > ${asOf}::timestamptz - ${Prisma.raw(`interval '${interval}'`)}`;
+      const inWindow = Prisma.sql`p.probed_at > ${asOf} - ${Prisma.raw(`interval '${interval}'`)}`;
       const answered = Prisma.sql`${inWindow} AND p.status_code IS NOT NULL AND p.latency_ms IS NOT NULL`;
       return Prisma.sql`
         count(*) FILTER (WHERE ${inWindow})::int AS ${Prisma.raw(`"probes_${key}"`)},
@@ -67,110 +66,91 @@ function windowColumns(asOf: Date): Prisma.Sql {
 }
 
 /** Probes of the widest window up to `asOf`, via the (endpoint_id, probed_at) index. */
-function probeRange(asOf: Date): Prisma.Sql {
-  return Prisma.sql`p.probed_at > ${asOf}::timestamptz - interval '30 days' AND p.probed_at <= ${asOf}::timestamptz`;
-}
-
-type Row = Record<string, unknown> & {
-  id: string;
-  last_at: Date | null;
-  last_status: number | null;
-  last_outcome: string | null;
-  last_valid: boolean | null;
-  last_verified_at: Date | null;
-};
-
-const numberOrNull = (value: unknown): number | null => (typeof value === "number" ? value : null);
-
-function summaryOf(row: Row, asOf: Date): ProbeSummary {
-  const windows = {} as Record<WindowKey, ProbeWindowStats>;
-  for (const { key } of WINDOWS) {
-    const attempted = Number(row[`attempted_${key}`] ?? 0);
-    windows[key] = {
-      probes: Number(row[`probes_${key}`] ?? 0),
-      uptimePct: attempted === 0 ? null : (100 * Number(row[`up_${key}`] ?? 0)) / attempted,
-      p50Ms: numberOrNull(row[`p50_${key}`]),
-      p99Ms: numberOrNull(row[`p99_${key}`]),
-    };
-  }
-  const lastProbe =
-    row.last_at === null
-      ? null
-      : {
-          at: row.last_at,
-          statusCode: row.last_status,
-          outcome: row.last_outcome ?? "",
-          challengeValid: row.last_valid === true,
-        };
-  const verified =
-    row.last_verified_at !== null && row.last_verified_at.getTime() > asOf.getTime() - VERIFIED_WITHIN_MS;
-  return { windows, lastProbe, lastVerifiedAt: row.last_verified_at, verified };
-}
-
-/** Probe statistics of these endpoints (a page of API results); unknown ids are left out. */
-export async function endpointProbeStats(
-  pool: ReadPool,
-  endpointIds: string[],
-  asOf: Date = new Date(),
-): Promise<Map<string, ProbeSummary>> {
-  if (endpointIds.length === 0) return new Map();
-  const rows = await queryRows<Row>(
-    pool,
-    Prisma.sql`
-      SELECT e.id, e.last_verified_at, lp.probed_at AS last_at, lp.status_code AS last_status,
-        lp.outcome AS last_outcome, lp.challenge_valid AS last_valid, w.*
-      FROM endpoints e
-      LEFT JOIN LATERAL (
-        SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid FROM endpoint_probes p
-        WHERE p.endpoint_id = e.id AND p.probed_at <= ${asOf}::timestamptz
-        ORDER BY p.probed_at DESC LIMIT 1
-      ) lp ON TRUE
-      CROSS JOIN LATERAL (
-        SELECT ${windowColumns(asOf)} FROM endpoint_probes p WHERE p.endpoint_id = e.id AND ${probeRange(asOf)}
-      ) w
-      WHERE e.id = ANY(${endpointIds}::uuid[])`,
-    { prepared: true },
-  );
-  return new Map(rows.map((row) => [row.id, summaryOf(row, asOf)]));
+function probeRange(asOf: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`p.probed_at > ${asOf} - interval '30 days' AND p.probed_at <= ${asOf}`;
 }
 
 /**
- * Probe statistics of these services over all their endpoints; unknown ids are left out. For the
- * primary row of a catalogue entry that means every endpoint of every row of the entry (a row that
- * is not a primary has no members, so it gets its own endpoints).
+ * One probe summary as a JSON object (decoded by probeSummaryOf), so that a detail answer carries
+ * every summary in one statement. `probesOf` names the endpoints whose probes count: a condition on
+ * `pe` (endpoints; callers' aliases must differ). Windows and the last probe come from the same rows of endpoint_probes.
  */
-export async function serviceProbeStats(
-  pool: ReadPool,
-  serviceIds: string[],
-  asOf: Date = new Date(),
-): Promise<Map<string, ProbeSummary>> {
-  if (serviceIds.length === 0) return new Map();
-  const rows = await queryRows<Row>(
-    pool,
-    Prisma.sql`
-      SELECT s.id, v.last_verified_at, lp.probed_at AS last_at, lp.status_code AS last_status,
-        lp.outcome AS last_outcome, lp.challenge_valid AS last_valid, w.*
-      FROM services s
+function summaryJson(lastVerifiedAt: Prisma.Sql, probesOf: Prisma.Sql, asOf: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT json_build_object('last_verified_at', ${lastVerifiedAt}, 'last_at', lp.probed_at,
+      'last_status', lp.status_code, 'last_outcome', lp.outcome, 'last_valid', lp.challenge_valid,
+      'windows', to_json(w))
+    FROM (
+      SELECT ${windowColumns(asOf)}
+      FROM endpoints pe JOIN endpoint_probes p ON p.endpoint_id = pe.id
+      WHERE ${probesOf} AND ${probeRange(asOf)}
+    ) w
+    LEFT JOIN (
+      SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid
+      FROM endpoints pe
       CROSS JOIN LATERAL (
-        SELECT max(e.last_verified_at) AS last_verified_at FROM endpoints e WHERE e.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", "s")})
-      ) v
-      LEFT JOIN LATERAL (
-        SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid
-        FROM endpoints e
-        CROSS JOIN LATERAL (
-          SELECT * FROM endpoint_probes p WHERE p.endpoint_id = e.id AND p.probed_at <= ${asOf}::timestamptz
-          ORDER BY p.probed_at DESC LIMIT 1
-        ) p
-        WHERE e.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", "s")})
+        SELECT * FROM endpoint_probes p WHERE p.endpoint_id = pe.id AND p.probed_at <= ${asOf}
         ORDER BY p.probed_at DESC LIMIT 1
-      ) lp ON TRUE
-      CROSS JOIN LATERAL (
-        SELECT ${windowColumns(asOf)}
-        FROM endpoints e JOIN endpoint_probes p ON p.endpoint_id = e.id
-        WHERE e.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", "s")}) AND ${probeRange(asOf)}
-      ) w
-      WHERE s.id = ANY(${serviceIds}::uuid[])`,
-    { prepared: true },
+      ) p
+      WHERE ${probesOf}
+      ORDER BY p.probed_at DESC LIMIT 1
+    ) lp ON TRUE)`;
+}
+
+/** The probe summary of the endpoint `endpoint` (an alias) up to `asOf` (a timestamptz expression), as JSON for probeSummaryOf. */
+export function endpointProbeJson(endpoint: string, asOf: Prisma.Sql): Prisma.Sql {
+  const e = Prisma.raw(endpoint);
+  return summaryJson(Prisma.sql`${e}.last_verified_at`, Prisma.sql`pe.id = ${e}.id`, asOf);
+}
+
+/**
+ * The probe summary of the catalogue entry whose primary is `entry` (an alias) over every endpoint
+ * of every row of the entry, as JSON for probeSummaryOf.
+ */
+export function entryProbeJson(entry: string, asOf: Prisma.Sql): Prisma.Sql {
+  const ofEntry = Prisma.sql`pe.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", entry)})`;
+  return summaryJson(
+    Prisma.sql`(SELECT max(pe.last_verified_at) FROM endpoints pe WHERE ${ofEntry})`,
+    ofEntry,
+    asOf,
   );
-  return new Map(rows.map((row) => [row.id, summaryOf(row, asOf)]));
+}
+
+/** What endpointProbeJson and entryProbeJson build; timestamps arrive as ISO 8601 text. */
+export interface ProbeJson {
+  last_verified_at: string | null;
+  last_at: string | null;
+  last_status: number | null;
+  last_outcome: string | null;
+  last_valid: boolean | null;
+  windows: Record<string, number | null>;
+}
+
+const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text));
+
+export function probeSummaryOf(json: ProbeJson, asOf: Date): ProbeSummary {
+  const { windows: columns } = json;
+  const windows = {} as Record<WindowKey, ProbeWindowStats>;
+  for (const { key } of WINDOWS) {
+    const attempted = columns[`attempted_${key}`] ?? 0;
+    windows[key] = {
+      probes: columns[`probes_${key}`] ?? 0,
+      uptimePct: attempted === 0 ? null : (100 * (columns[`up_${key}`] ?? 0)) / attempted,
+      p50Ms: columns[`p50_${key}`] ?? null,
+      p99Ms: columns[`p99_${key}`] ?? null,
+    };
+  }
+  const lastAt = dateOrNull(json.last_at);
+  const lastProbe =
+    lastAt === null
+      ? null
+      : {
+          at: lastAt,
+          statusCode: json.last_status,
+          outcome: json.last_outcome ?? "",
+          challengeValid: json.last_valid === true,
+        };
+  const lastVerifiedAt = dateOrNull(json.last_verified_at);
+  const verified = lastVerifiedAt !== null && lastVerifiedAt.getTime() > asOf.getTime() - VERIFIED_WITHIN_MS;
+  return { windows, lastProbe, lastVerifiedAt, verified };
 }

@@ -1,4 +1,4 @@
-import { type Queryable, queryRows, type ReadPool } from "../db/read-pool";
+import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-index";
@@ -117,7 +117,7 @@ export interface ServiceRecord {
  * come from the read model; a service whose read model was never built falls back to reading
  * them directly (COALESCE evaluates the subquery only then).
  */
-const SERVICE_COLUMNS = Prisma.sql`
+export const SERVICE_COLUMNS = Prisma.sql`
   s.id, s.name, s.domain, s.description, s.category,
   coalesce(r.tags, ${serviceTags(Prisma.sql`s`)}) AS tags,
   coalesce(r.endpoints, ${serviceEndpoints(Prisma.sql`s`)}) AS endpoints,
@@ -169,21 +169,18 @@ export async function allEntries(db: Queryable): Promise<EntryRow[]> {
 }
 
 /**
- * The catalogue entry of the row `id`: the row itself if it is a primary, else its primary (a row
- * whose primary has gone is answered as itself rather than lost).
+ * `s` (with its read model `r`) is the catalogue entry of the row `id` (a uuid expression): the
+ * row itself if it is a primary, else its primary (a row whose primary has gone is answered as
+ * itself rather than lost). Select SERVICE_COLUMNS from it; no row when no row has that id.
  */
-export async function getService(pool: ReadPool, id: string): Promise<ServiceRecord | null> {
-  const [row] = await queryRows<ServiceRecord>(
-    pool,
-    Prisma.sql`
-      SELECT ${SERVICE_COLUMNS}
-      FROM services asked
+export function entryOfRow(id: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+      SELECT s.id FROM services asked
       JOIN services s ON s.id IN (asked.id, asked.canonical_id)
-      LEFT JOIN service_search r ON r.service_id = s.id
-      WHERE asked.id = ${id}::uuid
+      WHERE asked.id = ${id}
       ORDER BY (s.id = asked.canonical_id) DESC
-      LIMIT 1`,
-    { prepared: true },
-  );
-  return row ?? null;
+      LIMIT 1
+    ) entry
+    JOIN services s ON s.id = entry.id
+    LEFT JOIN service_search r ON r.service_id = s.id`;
 }

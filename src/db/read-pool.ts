@@ -53,6 +53,16 @@ export interface QueryOptions {
   prepared?: boolean;
 }
 
+/**
+ * A prepared statement whose text is built once, for a hot query whose SQL is too large to build
+ * and name on every request: its parameters are written as $1, $2 … (Prisma.raw) and the values
+ * come with each run.
+ */
+export function fixedStatement(query: Prisma.Sql): { name: string; text: string } {
+  if (query.values.length > 0) throw new Error("a fixed statement takes its values at run time, as $1, $2 …");
+  return { name: statementName(query.text), text: query.text };
+}
+
 /** Runs SQL built with Prisma.sql (parameterised: values never enter the text). */
 export async function queryRows<Row extends pg.QueryResultRow>(
   pool: Queryable,

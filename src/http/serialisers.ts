@@ -48,8 +48,7 @@ function windowJson(stats: ProbeWindowStats) {
   return { probes: stats.probes, uptime_pct: stats.uptimePct, p50_ms: stats.p50Ms, p99_ms: stats.p99Ms };
 }
 
-export function probeJson(probe: ProbeSummary | null) {
-  if (probe === null) return null;
+export function probeJson(probe: ProbeSummary) {
   const last = probe.lastProbe;
   return {
     verified: probe.verified,

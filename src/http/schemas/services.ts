@@ -232,7 +232,7 @@ export const paymentOptionSchema = z
   .meta({ id: "PaymentOption" });
 
 export const serviceDetailEndpointSchema = serviceEndpointSchema
-  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema.nullable() })
+  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema })
   .meta({ id: "ServiceDetailEndpoint" });
 
 export const sourceListingSchema = z
@@ -251,7 +251,7 @@ export const serviceDetailSchema = serviceSchema
     endpoints: z
       .array(serviceDetailEndpointSchema)
       .meta({ description: "Endpoints of every row of the entry." }),
-    probe: probeSchema.nullable(),
+    probe: probeSchema,
     sources: z.array(sourceListingSchema),
   })
   .meta({ id: "ServiceDetail" });

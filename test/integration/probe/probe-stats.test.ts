@@ -1,6 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endpointProbeStats, serviceProbeStats } from "../../../src/catalogue/probe-stats";
+import { getServiceDetail } from "../../../src/catalogue/service-details";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { createTestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
@@ -25,7 +25,6 @@ describe("probe statistics", () => {
   let quietServiceId: string;
   let a: string;
   let b: string;
-  let unprobed: string;
 
   async function seedProbes(endpointId: string, seeds: Seed[]) {
     await database.db.endpointProbe.createMany({
@@ -54,7 +53,7 @@ describe("probe statistics", () => {
       { name: "Quiet", endpoints: [{ method: "GET", url: "https://quiet.example/x" }] },
     ])) as [string, string];
     const endpoints = await database.db.endpoint.findMany({ orderBy: { url: "asc" } });
-    [a, b, unprobed] = endpoints.map((e) => e.id) as [string, string, string];
+    [a, b] = endpoints.map((e) => e.id) as [string, string];
 
     await seedProbes(a, [
       // Within 24 h: four answers, one timeout, one refusal before sending (not an attempt).
@@ -81,13 +80,20 @@ describe("probe statistics", () => {
     await database.db.endpoint.update({ where: { id: b }, data: { lastVerifiedAt: ago(30) } });
   });
 
+  /** The probe summaries of a service's detail, by endpoint URL. */
+  async function endpointProbes(id: string) {
+    const detail = await getServiceDetail(pool, id, AS_OF);
+    return new Map(detail?.endpoints.map((endpoint) => [endpoint.url, endpoint.probe]));
+  }
+  const serviceProbe = async (id: string) => (await getServiceDetail(pool, id, AS_OF))?.probe;
+
   afterAll(async () => {
     await pool.end();
     await database.drop();
   });
 
   it("when an endpoint has probes in each window, then uptime and p50/p99 are exact per window", async () => {
-    const stats = (await endpointProbeStats(pool, [a], AS_OF)).get(a);
+    const stats = (await endpointProbes(serviceId)).get("https://busy.example/a");
     expect(stats?.windows["24h"]).toEqual({
       probes: 6,
       uptimePct: 80,
@@ -109,7 +115,7 @@ describe("probe statistics", () => {
   });
 
   it("when an endpoint was verified within a day, then its last probe and verification are reported", async () => {
-    const stats = (await endpointProbeStats(pool, [a, b], AS_OF)).get(a);
+    const stats = (await endpointProbes(serviceId)).get("https://busy.example/a");
     expect(stats).toMatchObject({
       lastProbe: { at: ago(2), statusCode: 402, outcome: "challenge", challengeValid: true },
       lastVerifiedAt: ago(2),
@@ -118,7 +124,7 @@ describe("probe statistics", () => {
   });
 
   it("when an endpoint's last valid challenge is older than a day, then it is not verified", async () => {
-    const stats = (await endpointProbeStats(pool, [b], AS_OF)).get(b);
+    const stats = (await endpointProbes(serviceId)).get("https://busy.example/b");
     expect(stats).toMatchObject({
       lastProbe: { at: ago(1), statusCode: 302, outcome: "refused", challengeValid: false },
       lastVerifiedAt: ago(30),
@@ -128,11 +134,10 @@ describe("probe statistics", () => {
     expect(stats?.windows["24h"]).toEqual({ probes: 1, uptimePct: 100, p50Ms: 50, p99Ms: 50 });
   });
 
-  it("when an endpoint was never probed, then it has empty windows and no last probe; unknown ids are left out", async () => {
-    const missing = "00000000-0000-0000-0000-000000000000";
-    const stats = await endpointProbeStats(pool, [unprobed, missing], AS_OF);
-    expect([...stats.keys()]).toEqual([unprobed]);
-    expect(stats.get(unprobed)).toEqual({
+  it("when an endpoint was never probed, then it has empty windows and no last probe", async () => {
+    const stats = await endpointProbes(quietServiceId);
+    expect([...stats.keys()]).toEqual(["https://quiet.example/x"]);
+    expect(stats.get("https://quiet.example/x")).toEqual({
       windows: {
         "24h": { probes: 0, uptimePct: null, p50Ms: null, p99Ms: null },
         "7d": { probes: 0, uptimePct: null, p50Ms: null, p99Ms: null },
@@ -145,8 +150,7 @@ describe("probe statistics", () => {
   });
 
   it("when a service has several endpoints, then its statistics pool all their probes", async () => {
-    const stats = await serviceProbeStats(pool, [serviceId, quietServiceId], AS_OF);
-    const busy = stats.get(serviceId);
+    const busy = await serviceProbe(serviceId);
     // 24 h: a's 6 probes (5 attempted, 4 up) plus b's refused redirect (attempted, up).
     expect(busy?.windows["24h"]).toEqual({
       probes: 7,
@@ -161,7 +165,7 @@ describe("probe statistics", () => {
       lastVerifiedAt: ago(2),
       verified: true,
     });
-    expect(stats.get(quietServiceId)).toMatchObject({ lastProbe: null, verified: false });
+    expect(await serviceProbe(quietServiceId)).toMatchObject({ lastProbe: null, verified: false });
   });
 
   it("when filtering verified=true, then only endpoints and services with a valid challenge in the last day match", async () => {
