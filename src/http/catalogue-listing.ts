@@ -2,7 +2,7 @@ import type { Response } from "express";
 import type { Paging } from "../catalogue/paging";
 import type { CatalogueSerialisers } from "../search/catalogue-index";
 import type { Listing } from "../search/service-index";
-import { sendJson } from "./responses";
+import { sendJsonParts } from "./responses";
 import { endpointHitJsonParts, serviceJson } from "./serialisers";
 
 /** How the in-memory catalogue index serialises its items: the API's own serialisers. */
@@ -22,10 +22,10 @@ export function sendListing(res: Response, snapshot: string, listing: Listing, p
   const parts: Buffer[] = [ITEMS_OPEN];
   listing.items.forEach((item, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(item);
+    parts.push(...item);
   });
   parts.push(Buffer.from(`],"has_more":${hasMore},"total":${listing.total}}`));
-  sendJson(res, Buffer.concat(parts), `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}`);
+  sendJsonParts(res, parts, `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}`);
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');

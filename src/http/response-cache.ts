@@ -44,6 +44,11 @@ export class ResponseCache {
     return this.ttlMs > 0 && this.maxEntries > 0;
   }
 
+  /** Whether store keeps an answer of this many bytes (else it only prepares it for sending). */
+  keeps(bytes: number): boolean {
+    return this.enabled && bytes <= this.maxBodyBytes;
+  }
+
   get(key: string, now = Date.now()): PreparedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -64,7 +69,7 @@ export class ResponseCache {
       weakEtag(etagDeterminant ?? json, json.length),
       now + this.ttlMs,
     );
-    if (this.enabled && json.length <= this.maxBodyBytes) {
+    if (this.keeps(json.length)) {
       this.entries.delete(key);
       this.entries.set(key, entry);
       while (this.entries.size > this.maxEntries) {

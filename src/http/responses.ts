@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
+import { BodyBuffers } from "./body-buffers";
 import { HttpError } from "./errors";
-import { type PreparedResponse, ResponseCache } from "./response-cache";
+import { PreparedResponse, ResponseCache, weakEtag } from "./response-cache";
 
 /**
  * The catalogue changes when a crawl runs (hourly by default): a minute of client caching costs
@@ -15,7 +16,14 @@ function cacheOf(res: Response): ResponseCache {
   return cache instanceof ResponseCache ? cache : NO_CACHE;
 }
 
-function send(req: Request, res: Response, entry: PreparedResponse, state: "hit" | "miss"): void {
+/** `sent`: called once the body has been written (or was not sent at all). */
+function send(
+  req: Request,
+  res: Response,
+  entry: PreparedResponse,
+  state: "hit" | "miss",
+  sent?: () => void,
+): void {
   // setHeader rather than Express's res.set: the values are final, nothing to normalise.
   res.setHeader("Cache-Control", CACHE_CONTROL);
   res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -23,7 +31,7 @@ function send(req: Request, res: Response, entry: PreparedResponse, state: "hit"
   res.setHeader("Vary", "Accept-Encoding");
   res.setHeader("X-Cache", state);
   if (req.fresh) {
-    res.status(304).end();
+    res.status(304).end(sent);
     return;
   }
   // Compressed at most once per answer (PreparedResponse.gzip); no middleware compresses JSON.
@@ -32,7 +40,7 @@ function send(req: Request, res: Response, entry: PreparedResponse, state: "hit"
   const body = gzip ? entry.gzip : entry.json;
   if (gzip) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", body.length);
-  res.end(req.method === "HEAD" ? undefined : body);
+  res.end(req.method === "HEAD" ? undefined : body, sent);
 }
 
 /** Answers a GET with JSON, through the response cache when the app has one. */
@@ -47,6 +55,31 @@ export function sendCacheable(res: Response, body: unknown): void {
  */
 export function sendJson(res: Response, json: string | Buffer, etagDeterminant?: string): void {
   send(res.req, res, cacheOf(res).store(res.req.originalUrl, json, etagDeterminant), "miss");
+}
+
+const bodies = new BodyBuffers();
+
+/**
+ * Answers a GET with JSON made of UTF-8 parts (a page of the index's serialised items), copied
+ * into a pooled buffer for the time of the write; the response cache, when it keeps the answer,
+ * gets a buffer of its own. `etagDeterminant` as for sendJson.
+ */
+export function sendJsonParts(res: Response, parts: readonly Buffer[], etagDeterminant: string): void {
+  let size = 0;
+  for (const part of parts) size += part.length;
+  const cache = cacheOf(res);
+  if (cache.keeps(size)) {
+    sendJson(res, Buffer.concat(parts, size), etagDeterminant);
+    return;
+  }
+  const buffer = bodies.take(size);
+  let offset = 0;
+  for (const part of parts) {
+    buffer.set(part, offset);
+    offset += part.length;
+  }
+  const entry = new PreparedResponse(buffer.subarray(0, size), weakEtag(etagDeterminant, size));
+  send(res.req, res, entry, "miss", () => bodies.giveBack(buffer));
 }
 
 /** Serves cached answers before any route runs; routes store theirs through sendCacheable. */

@@ -77,7 +77,7 @@ export class EndpointIndex {
       const entry = this.entries[i] as EndpointEntry;
       const verified = entry.lastVerifiedAt !== null && entry.lastVerifiedAt > verifiedSince;
       flags.push(verified ? "v" : "");
-      return Buffer.concat([entry.jsonHead, verified ? VERIFIED : NOT_VERIFIED, entry.jsonTail]);
+      return [entry.jsonHead, verified ? VERIFIED : NOT_VERIFIED, entry.jsonTail];
     });
     return { items, total, fingerprint: `${page.join(",")}|${flags.join(",")}` };
   }

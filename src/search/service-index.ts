@@ -55,8 +55,8 @@ export interface ServiceEntry {
 }
 
 export interface Listing {
-  /** Serialised items of the page (UTF-8 JSON). */
-  items: Buffer[];
+  /** Serialised items of the page: each item's UTF-8 JSON, in one or more parts. */
+  items: Array<readonly Buffer[]>;
   total: number;
   /** Within one catalogue version, equal fingerprints mean equal items (for ETags without hashing bodies). */
   fingerprint: string;
@@ -189,7 +189,7 @@ export class ServiceIndex {
 
   /** A found page as the list sends it. */
   listing({ page, total }: Found): Listing {
-    return { items: page.map((i) => this.at(i).json), total, fingerprint: page.join(",") };
+    return { items: page.map((i) => [this.at(i).json]), total, fingerprint: page.join(",") };
   }
 
   /** The ids of a found page (the CSV export). */

@@ -27,7 +27,7 @@ describe("the in-memory catalogue index follows the database", () => {
     );
     return index.services
       .listing(found)
-      .items.map((item) => (JSON.parse(item.toString()) as { name: string }).name);
+      .items.map((item) => (JSON.parse(Buffer.concat(item).toString()) as { name: string }).name);
   };
   /** A snapshot as the index loader takes it: the first statement of a REPEATABLE READ transaction. */
   const takeSnapshot = async (): Promise<string> => {
