@@ -1,9 +1,9 @@
 import type { EndpointFilters } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import { ordinals, pageByRank } from "./page-order";
+import { ordinals, pageByKeys } from "./page-order";
 import type { Listing } from "./service-index";
-import type { TextIndex } from "./text-index";
+import { acceptAll, type TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 
 /**
@@ -48,7 +48,7 @@ export class EndpointIndex {
     // Without filters, no entry is read (each is a cache miss, and a common word matches thousands).
     const accepts =
       filters.method === undefined && category === undefined
-        ? () => true
+        ? acceptAll
         : (i: number) => {
             const entry = this.entries[i];
             return (
@@ -68,7 +68,7 @@ export class EndpointIndex {
       }
     } else if (query !== null) {
       const { docs, ranks } = this.text.search(query, accepts);
-      page = pageByRank(docs, ranks, this.idPlace, paging.offset, paging.limit);
+      page = pageByKeys(docs, ranks, true, this.idPlace, paging.offset, paging.limit);
       total = docs.length;
     }
     const verifiedSince = now - VERIFIED_WITHIN_MS;

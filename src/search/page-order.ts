@@ -1,83 +1,80 @@
-/** Whether item a comes after item b: a larger key, or an equal key and a larger tie. */
-function isAfter(keys: Float64Array, ties: Int32Array, a: number, b: number): boolean {
-  const keyA = keys[a] as number;
-  const keyB = keys[b] as number;
-  return keyA > keyB || (keyA === keyB && (ties[a] as number) > (ties[b] as number));
+/**
+ * How a page orders its candidates: candidate m is item items[m] with key keys[m] (ascending, or
+ * descending), equal keys by the item's place in id order, tiePlace[items[m]], ascending.
+ */
+interface Order {
+  items: Int32Array;
+  keys: Float32Array;
+  /** 1 ascending, -1 descending. */
+  sign: number;
+  tiePlace: Int32Array;
 }
 
-/** Puts `item` at heap[0] of a max-heap of `size` items and restores the heap. */
-function replaceTop(
-  heap: Int32Array,
-  size: number,
-  keys: Float64Array,
-  ties: Int32Array,
-  item: number,
-): void {
+/** Whether candidate a comes after candidate b. */
+function isAfter({ items, keys, sign, tiePlace }: Order, a: number, b: number): boolean {
+  const keyA = sign * (keys[a] as number);
+  const keyB = sign * (keys[b] as number);
+  return (
+    keyA > keyB ||
+    (keyA === keyB && (tiePlace[items[a] as number] as number) > (tiePlace[items[b] as number] as number))
+  );
+}
+
+/** Puts `candidate` at heap[0] of a max-heap of `size` candidates and restores the heap. */
+function replaceTop(heap: Int32Array, size: number, order: Order, candidate: number): void {
   let i = 0;
   for (;;) {
     const left = 2 * i + 1;
     if (left >= size) break;
     const right = left + 1;
-    const larger =
-      right < size && isAfter(keys, ties, heap[right] as number, heap[left] as number) ? right : left;
+    const larger = right < size && isAfter(order, heap[right] as number, heap[left] as number) ? right : left;
     const child = heap[larger] as number;
-    if (!isAfter(keys, ties, child, item)) break;
+    if (!isAfter(order, child, candidate)) break;
     heap[i] = child;
     i = larger;
   }
-  heap[i] = item;
+  heap[i] = candidate;
 }
 
 /**
- * The items [offset, offset + limit) of items 0…count-1 ordered by `keys` ascending, ties by
- * `ties` ascending, without sorting them all: a bounded max-heap keeps the offset + limit first
- * ones (most items cost one comparison with its top) and is emptied in order at the end. Keys in
- * typed arrays and comparisons inline rather than a comparison callback, which Array.sort calls
- * at a few tens of ns each.
+ * The items [offset, offset + limit) of `items` ordered by `keys` (keys[m] is items[m]'s;
+ * `descending` for ranks), equal keys by tiePlace[item] ascending (the place in id order, so
+ * paging is stable), without sorting them all: a bounded max-heap keeps the offset + limit first
+ * ones (most candidates cost one comparison with its top) and is emptied in order at the end.
+ * Nothing is copied or written per candidate (a search for a common word has thousands), and
+ * comparisons are inline rather than a callback, which Array.sort calls at a few tens of ns each.
  */
-export function pageByKeys(keys: Float64Array, ties: Int32Array, offset: number, limit: number): number[] {
-  const keep = Math.min(offset + limit, keys.length);
+export function pageByKeys(
+  items: Int32Array,
+  keys: Float32Array,
+  descending: boolean,
+  tiePlace: Int32Array,
+  offset: number,
+  limit: number,
+): number[] {
+  const order: Order = { items, keys, sign: descending ? -1 : 1, tiePlace };
+  const keep = Math.min(offset + limit, items.length);
   const heap = new Int32Array(keep);
-  for (let item = 0; item < keep; item += 1) {
+  for (let m = 0; m < keep; m += 1) {
     // Sift up from the end.
-    let i = item;
-    while (i > 0 && isAfter(keys, ties, item, heap[(i - 1) >> 1] as number)) {
+    let i = m;
+    while (i > 0 && isAfter(order, m, heap[(i - 1) >> 1] as number)) {
       heap[i] = heap[(i - 1) >> 1] as number;
       i = (i - 1) >> 1;
     }
-    heap[i] = item;
+    heap[i] = m;
   }
-  for (let item = keep; item < keys.length; item += 1) {
+  for (let m = keep; m < items.length; m += 1) {
     // Kept only if before the top (the last of those kept), which it replaces.
-    if (keep > 0 && isAfter(keys, ties, heap[0] as number, item)) replaceTop(heap, keep, keys, ties, item);
+    if (keep > 0 && isAfter(order, heap[0] as number, m)) replaceTop(heap, keep, order, m);
   }
   // Emptied from the last kept to the first.
-  const ordered = new Array<number>(keep);
+  const page = new Array<number>(keep);
   for (let size = keep; size > 0; size -= 1) {
-    ordered[size - 1] = heap[0] as number;
-    replaceTop(heap, size - 1, keys, ties, heap[size - 1] as number);
+    page[size - 1] = items[heap[0] as number] as number;
+    replaceTop(heap, size - 1, order, heap[size - 1] as number);
   }
-  return ordered.slice(offset);
-}
-
-/**
- * The page of ranked matches, highest rank first (lowest with `ascending`), equal ranks in id
- * order (`idPlace`: each entry's place in it). The ranks become the keys in place.
- */
-export function pageByRank(
-  matches: Int32Array,
-  ranks: Float64Array,
-  idPlace: Int32Array,
-  offset: number,
-  limit: number,
-  ascending = false,
-): number[] {
-  const ties = new Int32Array(matches.length);
-  for (let m = 0; m < matches.length; m += 1) {
-    if (!ascending) ranks[m] = -(ranks[m] as number);
-    ties[m] = idPlace[matches[m] as number] as number;
-  }
-  return pageByKeys(ranks, ties, offset, limit).map((m) => matches[m] as number);
+  return page.slice(offset);
 }
 
 /** Each item's rank by `key` ascending (ties by index): an integer tie-break for string ids. */

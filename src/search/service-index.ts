@@ -2,7 +2,7 @@ import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
-import { ordinals, pageByKeys, pageByRank } from "./page-order";
+import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
@@ -147,7 +147,7 @@ export class ServiceIndex {
     const plan = this.columns.plan(filters, entryCheck(filters, now));
     const relevance = order.sort === "relevance" && query !== undefined;
     let matches: Int32Array;
-    let ranks: Float64Array = new Float64Array(0);
+    let ranks: Float32Array = new Float32Array(0);
     if (query === undefined) matches = this.columns.matching(plan);
     else {
       // A selective filter (a small category, a rare tag) is also handed over as the list of
@@ -157,7 +157,7 @@ export class ServiceIndex {
     }
     if (!relevance) return { page: this.pageInSortOrder(matches, order, paging), total: matches.length };
     const { offset, limit } = paging;
-    const page = pageByRank(matches, ranks, this.idPlace, offset, limit, order.order === "asc");
+    const page = pageByKeys(matches, ranks, order.order === "desc", this.idPlace, offset, limit);
     return { page, total: matches.length };
   }
 
@@ -180,11 +180,10 @@ export class ServiceIndex {
       }
       return page;
     }
-    // A place is unique (ties by id already), so it is the whole key.
-    const keys = new Float64Array(matches.length);
+    // A place is unique (ties by id already), so it is the whole key; exact as a float below 2^24.
+    const keys = new Float32Array(matches.length);
     for (let m = 0; m < matches.length; m += 1) keys[m] = place[matches[m] as number] as number;
-    const page = pageByKeys(keys, new Int32Array(matches.length), paging.offset, paging.limit);
-    return page.map((m) => matches[m] as number);
+    return pageByKeys(matches, keys, false, this.idPlace, paging.offset, paging.limit);
   }
 
   /** A found page as the list sends it. */

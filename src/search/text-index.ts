@@ -24,12 +24,18 @@ interface Documents {
   positions: Int32Array;
 }
 
-/** Matching documents (indexes as passed to TextIndex.build) and their ranks, in parallel. */
+/**
+ * Matching documents (indexes as passed to TextIndex.build) and their ranks, in parallel; ranks
+ * are float4, as ts_rank returns them. Read-only: they may be the index's own arrays.
+ */
 export interface TextMatches {
   docs: Int32Array;
   /** Empty when the search was not ranked. */
-  ranks: Float64Array;
+  ranks: Float32Array;
 }
+
+/** The `accept` of a search without filters: recognised, so a one-word search copies nothing. */
+export const acceptAll = (_doc: number): boolean => true;
 
 /**
  * Matches collected into typed arrays of a capacity known in advance (the candidates): no copy
@@ -37,12 +43,12 @@ export interface TextMatches {
  */
 class Collector {
   private readonly docs: Int32Array;
-  private readonly ranks: Float64Array;
+  private readonly ranks: Float32Array;
   private count = 0;
 
   constructor(capacity: number, ranked: boolean) {
     this.docs = new Int32Array(capacity);
-    this.ranks = new Float64Array(ranked ? capacity : 0);
+    this.ranks = new Float32Array(ranked ? capacity : 0);
   }
 
   add(doc: number): void {
@@ -181,6 +187,7 @@ function orWordRank(positions: Int32Array, start: number, end: number): number {
 type Positions = number[] | "any";
 
 const EMPTY = new Int32Array(0);
+const EMPTY_RANKS = new Float32Array(0);
 const NO_POSTING: Posting = {
   docs: EMPTY,
   starts: new Int32Array(1),
@@ -272,7 +279,7 @@ export class TextIndex {
    */
   search(
     query: TsQuery,
-    accept: (doc: number) => boolean = () => true,
+    accept: (doc: number) => boolean = acceptAll,
     ranked = true,
     within: Int32Array | null = null,
   ): TextMatches {
@@ -366,6 +373,7 @@ export class TextIndex {
 
   /** A query of one word: its posting, as accepted, with the ranks computed at load. */
   private searchWord(posting: Posting, accept: (doc: number) => boolean, ranked: boolean): TextMatches {
+    if (accept === acceptAll) return { docs: posting.docs, ranks: ranked ? posting.ranks : EMPTY_RANKS };
     const found = new Collector(posting.docs.length, ranked);
     for (let i = 0; i < posting.docs.length; i += 1) {
       const doc = posting.docs[i] as number;

@@ -3,8 +3,8 @@ import { ordinals, pageByKeys } from "../../../src/search/page-order";
 
 describe("pageByKeys", () => {
   const values = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000); // a permutation
-  const keys = Float64Array.from(values);
-  const noTies = new Int32Array(values.length);
+  const keys = Float32Array.from(values);
+  const identity = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
   const sortedPage = (offset: number, limit: number) =>
     Array.from(values.keys())
       .sort((a, b) => (values[a] ?? 0) - (values[b] ?? 0))
@@ -20,27 +20,52 @@ describe("pageByKeys", () => {
       [0, 1000],
       [1000, 10],
     ] as const) {
-      expect(pageByKeys(keys, noTies, offset, limit)).toEqual(sortedPage(offset, limit));
+      expect(pageByKeys(identity(1000), keys, false, identity(1000), offset, limit)).toEqual(
+        sortedPage(offset, limit),
+      );
     }
   });
 
-  it("when keys tie, then the ties decide, whatever the path", () => {
-    // Keys in groups of ten, and within a group the higher index first (ties descending).
-    const groups = Float64Array.from({ length: 100 }, (_, i) => Math.floor(i / 10));
-    const reversed = Int32Array.from({ length: 100 }, (_, i) => -i);
+  it("when keys tie, then the items' tie places decide, whatever the path", () => {
+    // Keys in groups of ten, and within a group the higher index first (tie places descending).
+    const groups = Float32Array.from({ length: 100 }, (_, i) => Math.floor(i / 10));
+    const reversed = Int32Array.from({ length: 100 }, (_, i) => 99 - i);
     const expected = Array.from({ length: 100 }, (_, i) => i).sort(
       (a, b) => Math.floor(a / 10) - Math.floor(b / 10) || b - a,
     );
-    expect(pageByKeys(groups, reversed, 0, 5)).toEqual(expected.slice(0, 5));
-    expect(pageByKeys(groups, reversed, 20, 5)).toEqual(expected.slice(20, 25));
-    expect(pageByKeys(groups, reversed, 0, 100)).toEqual(expected);
+    expect(pageByKeys(identity(100), groups, false, reversed, 0, 5)).toEqual(expected.slice(0, 5));
+    expect(pageByKeys(identity(100), groups, false, reversed, 20, 5)).toEqual(expected.slice(20, 25));
+    expect(pageByKeys(identity(100), groups, false, reversed, 0, 100)).toEqual(expected);
   });
 
-  it("when keys are negative or fractional (ranks, descending), then they order as numbers", () => {
+  it("when descending (ranks), then the highest keys come first, equal ones by tie place", () => {
     const ranks = [0.5, 0.25, 0.75, 0.25, 0.1, 0.9, 0.6, 0.3, 0.45, 0.05, 0.8, 0.7, 0.2, 0.15, 0.35, 0.4];
-    const negated = Float64Array.from(ranks, (rank) => -rank);
     const expected = Array.from(ranks.keys()).sort((a, b) => (ranks[b] ?? 0) - (ranks[a] ?? 0) || a - b);
-    expect(pageByKeys(negated, Int32Array.from(ranks.keys()), 0, 3)).toEqual(expected.slice(0, 3));
+    const page = pageByKeys(
+      identity(ranks.length),
+      Float32Array.from(ranks),
+      true,
+      identity(ranks.length),
+      0,
+      4,
+    );
+    expect(page).toEqual(expected.slice(0, 4));
+    expect(page.slice(2)).toEqual([2, 11]); // 0.75 then 0.7
+  });
+
+  it("when candidates stand for other items, then the page is of those items, tied by their own places", () => {
+    // Candidates 0..3 are items 40, 10, 30, 20 with equal keys: item order by tie place.
+    const items = Int32Array.from([40, 10, 30, 20]);
+    const tiePlace = new Int32Array(50);
+    for (const [item, place] of [
+      [40, 0],
+      [10, 3],
+      [30, 1],
+      [20, 2],
+    ] as const)
+      tiePlace[item] = place;
+    expect(pageByKeys(items, new Float32Array(4), true, tiePlace, 0, 3)).toEqual([40, 30, 20]);
+    expect(pageByKeys(items, Float32Array.from([4, 3, 2, 1]), false, tiePlace, 1, 2)).toEqual([30, 10]);
   });
 });
 
