@@ -331,6 +331,8 @@ export class TextIndex {
     const others = [...lists.keys()].filter((j) => j !== driver);
     const lead = lists[driver] as Posting;
     if (others.length === 0) return this.searchWord(lead, accept, ranked);
+    if (lists.every((list) => list.bits !== null))
+      return this.searchDense(lists, lead, accept, ranked, prepared);
     const cursors = new Int32Array(lists.length); // where each other list's search stands
     const found = new Collector(lead.docs.length, ranked);
     // Word t's positions in the document being ranked: positions[starts[t]..ends[t]).
@@ -367,6 +369,48 @@ export class TextIndex {
         doc,
         words === 1 ? ((lists[0] as Posting).ranks[at] as number) : this.rankPlainAnd(starts, ends),
       );
+    }
+    return found.matches();
+  }
+
+  /**
+   * searchConjunction when every word is common (each posting has its bitset): the matches are the
+   * AND of the bitsets, 32 documents a step, and each word's index in its posting a population
+   * count. Measured for "weather forecast" over the benchmark's 10,000 services (postings of 4,938
+   * and 2,462 documents, 1,159 matches): 32 → 11 µs to match, 74 → 62 µs ranked.
+   */
+  private searchDense(
+    postings: Posting[],
+    shortest: Posting,
+    accept: (doc: number) => boolean,
+    ranked: boolean,
+    prepared: PreparedQuery,
+  ): TextMatches {
+    const bitsets = postings.map((posting) => posting.bits as Int32Array);
+    const found = new Collector(shortest.docs.length, ranked);
+    const { seenStarts: starts, seenEnds: ends } = prepared;
+    const span = (bitsets[0] as Int32Array).length;
+    for (let w = 0; w < span; w += 1) {
+      let bits = -1;
+      for (let t = 0; t < bitsets.length && bits !== 0; t += 1)
+        bits &= (bitsets[t] as Int32Array)[w] as number;
+      while (bits !== 0) {
+        const lowest = bits & -bits;
+        bits ^= lowest;
+        const doc = (w << 5) | (31 - Math.clz32(lowest));
+        if (!accept(doc)) continue;
+        if (!ranked) {
+          found.add(doc);
+          continue;
+        }
+        for (let t = 0; t < postings.length; t += 1) {
+          const posting = postings[t] as Posting;
+          const at = bitIndex(posting, doc);
+          starts[t] = posting.starts[at] as number;
+          ends[t] = posting.starts[at + 1] as number;
+        }
+        found.addRanked(doc, this.rankPlainAnd(starts, ends));
+      }
     }
     return found.matches();
   }
