@@ -1,6 +1,6 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
-import { type PaymentOptionRecord, paymentOptionsOf } from "./service-details";
+import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 
 export interface EndpointFilters {
   q?: string;
@@ -48,6 +48,6 @@ export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> 
       WHERE s.status = 'listed'
       ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`,
   );
-  const options = await paymentOptionsOf(db, null);
+  const options = await allPaymentOptions(db);
   return rows.map((row) => ({ ...row, paymentOptions: options.get(row.id) ?? [] }));
 }

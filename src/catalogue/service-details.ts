@@ -78,20 +78,15 @@ const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
 
 const OPTION_ORDER = Prisma.sql`po.origin, po.position, po.id`;
 
-/** Payment options of these endpoints (or of every endpoint: null) by endpoint id, listings first, in their stored order. */
-export async function paymentOptionsOf(
-  pool: Queryable,
-  endpointIds: string[] | null,
-): Promise<Map<string, PaymentOptionRecord[]>> {
+/** Every endpoint's payment options by endpoint id, listings first, in their stored order. */
+export async function allPaymentOptions(pool: Queryable): Promise<Map<string, PaymentOptionRecord[]>> {
   const columns = OPTION_FIELDS.map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`);
   const rows = await queryRows<PaymentOptionRecord & { endpointId: string }>(
     pool,
     Prisma.sql`
       SELECT po.endpoint_id AS "endpointId", ${Prisma.join(columns)}
       FROM payment_options po LEFT JOIN sources src ON src.id = po.source_id
-      WHERE ${endpointIds === null ? Prisma.sql`TRUE` : Prisma.sql`po.endpoint_id = ANY(${endpointIds}::uuid[])`}
       ORDER BY po.endpoint_id, ${OPTION_ORDER}`,
-    { prepared: true },
   );
   const byEndpoint = new Map<string, PaymentOptionRecord[]>();
   for (const { endpointId, ...option } of rows) {
