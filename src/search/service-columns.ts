@@ -1,7 +1,7 @@
 import type { ServiceFilters } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import type { ServiceEntry } from "./service-index";
-import { bitset, hasBit, lowerBound } from "./sorted-lists";
+import { bitset, hasBit } from "./sorted-lists";
 
 /** Whether the entry with this index passes the filters. */
 type Predicate = (i: number) => boolean;
@@ -14,14 +14,10 @@ type EntryPredicate = (entry: ServiceEntry) => boolean;
  */
 export interface FilterPlan {
   filters: ServiceFilters;
-  /** The status code wanted; 0 for all. */
-  status: number;
-  /** The category id wanted (-2: no entry has it). */
-  category: number | undefined;
   minVolumeRank: number | undefined;
-  /** The entries with each tag, and with the method, asked for. */
+  /** The lists every match is on: the entries with the status, the category, each tag and the method asked for. */
   required: Int32Array[];
-  /** The shortest list every match is on (status, category, a tag or the method): where matching starts. */
+  /** The shortest of them (every entry when there is none): where matching starts. */
   driver: Int32Array;
   entryPasses: EntryPredicate | null;
 }
@@ -45,8 +41,7 @@ function indexesByValue(
   return new Map([...lists].map(([value, list]) => [value, Int32Array.from(list)]));
 }
 
-const STATUS_CODES = { listed: 1, delisted: 2 } as const;
-/** How many tag and method lists keep a bitset (see bitsetOf). */
+/** How many lists keep a bitset (see bitsetOf). */
 const BITSETS_KEPT = 1024;
 const NO_ENTRIES = new Int32Array(0);
 
@@ -59,12 +54,8 @@ const NO_ENTRIES = new Int32Array(0);
  * Missing values are NaN, which every comparison rejects, as SQL rejects NULL.
  */
 export class ServiceColumns {
-  /** Status and category codes as numbers (a category's id; -1 for none), like every column. */
-  private readonly statuses: Float64Array;
   private readonly withStatus: Record<"listed" | "delisted" | "all", Int32Array>;
-  private readonly categoryIds = new Map<string, number>();
-  private readonly categories: Float64Array;
-  private readonly withCategory: Int32Array[];
+  private readonly withCategory: Map<string, Int32Array>;
   private readonly uptime: Float64Array;
   private readonly responseMs: Float64Array;
   private readonly txCount: Float64Array;
@@ -81,21 +72,12 @@ export class ServiceColumns {
   private readonly bitsets = new Map<Int32Array, Int32Array>();
 
   constructor(private readonly entries: readonly ServiceEntry[]) {
-    this.statuses = Float64Array.from(entries, (entry) => STATUS_CODES[entry.status]);
     this.withStatus = {
       listed: indexesWhere(entries, (entry) => entry.status === "listed"),
       delisted: indexesWhere(entries, (entry) => entry.status === "delisted"),
       all: Int32Array.from(entries.keys()),
     };
-    this.categories = Float64Array.from(entries, ({ category }) => {
-      if (category === null) return -1;
-      const id = this.categoryIds.get(category) ?? this.categoryIds.size;
-      this.categoryIds.set(category, id);
-      return id;
-    });
-    this.withCategory = [...this.categoryIds.values()].map((id) =>
-      indexesWhere(entries, (_, i) => this.categories[i] === id),
-    );
+    this.withCategory = indexesByValue(entries, ({ category }) => (category === null ? [] : [category]));
     this.uptime = numberColumn(entries, (entry) => entry.uptime30d);
     this.responseMs = numberColumn(entries, (entry) => entry.avgResponseMs30d);
     this.txCount = numberColumn(entries, (entry) => entry.txCount30d);
@@ -111,21 +93,20 @@ export class ServiceColumns {
 
   /** The filters resolved against the columns, once per request (see FilterPlan). */
   plan(filters: ServiceFilters, entryPasses: EntryPredicate | null): FilterPlan {
-    const category =
-      filters.category === undefined
-        ? undefined
-        : (this.categoryIds.get(filters.category.toLowerCase()) ?? -2);
     const required = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
     if (filters.method !== undefined) required.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
-    const lists = [this.withStatus[filters.status], ...required];
-    if (category !== undefined) lists.push(this.withCategory[category] ?? NO_ENTRIES);
+    if (filters.category !== undefined) {
+      required.push(this.withCategory.get(filters.category.toLowerCase()) ?? NO_ENTRIES);
+    }
+    if (filters.status !== "all") required.push(this.withStatus[filters.status]);
     return {
       filters,
-      status: filters.status === "all" ? 0 : STATUS_CODES[filters.status],
-      category,
       minVolumeRank: filters.minVolume === undefined ? undefined : this.lowestVolumeRank(filters.minVolume),
       required,
-      driver: lists.reduce((shortest, list) => (list.length < shortest.length ? list : shortest)),
+      driver: required.reduce(
+        (shortest, list) => (list.length < shortest.length ? list : shortest),
+        this.withStatus.all,
+      ),
       entryPasses,
     };
   }
@@ -135,7 +116,7 @@ export class ServiceColumns {
    * per other filter over the survivors.
    */
   matching(plan: FilterPlan): Int32Array {
-    const { filters, driver, status, category, entryPasses } = plan;
+    const { filters, driver, entryPasses } = plan;
     // Survivors are compacted into `kept` (never into a list of the index), made at the first filter.
     let kept: Int32Array | null = null;
     let from = driver;
@@ -145,12 +126,6 @@ export class ServiceColumns {
       count = keep(kept);
       from = kept;
     };
-    if (status !== 0 && driver !== this.withStatus[filters.status]) {
-      narrow((to) => keepWithin(from, count, to, this.statuses, status, status));
-    }
-    if (category !== undefined && driver !== this.withCategory[category]) {
-      narrow((to) => keepWithin(from, count, to, this.categories, category, category));
-    }
     for (const [column, min] of this.minimums(plan)) {
       narrow((to) => keepWithin(from, count, to, column, min, Number.POSITIVE_INFINITY));
     }
@@ -158,9 +133,9 @@ export class ServiceColumns {
     if (maxResponseMs !== undefined) {
       narrow((to) => keepWithin(from, count, to, this.responseMs, Number.NEGATIVE_INFINITY, maxResponseMs));
     }
-    // Tags and method: the other lists every match is on, intersected (all ascending).
+    // The other lists every match is on: a bit test per survivor in each one's bitset.
     for (const list of plan.required) {
-      if (list !== driver) narrow((to) => keepOnList(from, count, to, list));
+      if (list !== driver) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list)));
     }
     const { entries } = this;
     if (entryPasses !== null)
@@ -172,13 +147,13 @@ export class ServiceColumns {
    * Whether one entry passes the filters (a search checks its matches so): one function with
    * every filter's constant hoisted, so an absent filter is a branch always taken the same way.
    */
-  predicate({ filters, status, category, minVolumeRank, required, entryPasses }: FilterPlan): Predicate {
-    const { entries, statuses, categories, uptime, txCount, payerCount, updatedAt, volumeRanks, responseMs } =
-      this;
+  predicate({ filters, minVolumeRank, required, entryPasses }: FilterPlan): Predicate {
+    const { entries, uptime, txCount, payerCount, updatedAt, volumeRanks, responseMs } = this;
     const { minUptime, minTx, minPayers, maxResponseMs } = filters;
     const updatedSince = filters.updatedSince?.getTime();
-    // Tags and method: a bit test per match in their lists' bitsets (rather than a lookup in each
-    // match's own sets, a cache miss each).
+    // Status, category, tags and method: a bit test per match in their lists' bitsets (N / 8
+    // bytes each, so a search touches little memory: a column of 8-byte codes, or each match's
+    // own sets, is a cache miss per match).
     const requiredBits = required.map((list) => this.bitsetOf(list));
     const onEveryList = (i: number) => {
       for (const bits of requiredBits) if (!hasBit(bits, i)) return false;
@@ -186,8 +161,6 @@ export class ServiceColumns {
     };
     // NaN (no value) fails every comparison, so the negated tests drop it.
     return (i) =>
-      (status === 0 || statuses[i] === status) &&
-      (category === undefined || categories[i] === category) &&
       (minUptime === undefined || (uptime[i] as number) >= minUptime) &&
       (minTx === undefined || (txCount[i] as number) >= minTx) &&
       (minPayers === undefined || (payerCount[i] as number) >= minPayers) &&
@@ -272,14 +245,12 @@ function keepWithin(
   return kept;
 }
 
-/** The entries of from[0..count) that are also on `list` (both ascending), written to `to`. */
-function keepOnList(from: Int32Array, count: number, to: Int32Array, list: Int32Array): number {
+/** The entries of from[0..count) that are also in the bitset, written to `to`. */
+function keepOnBits(from: Int32Array, count: number, to: Int32Array, bits: Int32Array): number {
   let kept = 0;
-  let at = 0;
   for (let k = 0; k < count; k += 1) {
     const i = from[k] as number;
-    at = lowerBound(list, i, at);
-    if (list[at] === i) to[kept++] = i;
+    if (hasBit(bits, i)) to[kept++] = i;
   }
   return kept;
 }
