@@ -23,7 +23,10 @@ export interface QueryRow {
   matches: number;
   alone: LoadResult;
   loaded: LoadResult;
-  percentOfBare: number;
+  /** The bare route in slices alternating with the query's (null for the bare rows themselves). */
+  bare: LoadResult | null;
+  /** loaded / bare throughput, in percent (null for the bare rows). */
+  percentOfBare: number | null;
 }
 
 export interface CsvRow {
@@ -101,6 +104,26 @@ async function meanMatches(baseUrl: string, paths: string[]): Promise<number> {
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
+/** Load slices per query row: its loaded time is split into this many, alternating with the bare route's. */
+const SLICES = 6;
+
+/**
+ * Slices of one load as one result: requests and errors add up; p50 is the median of the slices'
+ * p50s, p99 the highest of their p99s (an upper bound of the p99 of all requests together).
+ */
+function combined(slices: LoadResult[]): LoadResult {
+  const sum = (field: "requests" | "non2xx" | "errors") => slices.reduce((total, s) => total + s[field], 0);
+  const p50s = slices.map((s) => s.p50Ms).sort((a, b) => a - b);
+  return {
+    p50Ms: p50s[Math.floor(p50s.length / 2)] ?? 0,
+    p99Ms: Math.max(...slices.map((s) => s.p99Ms)),
+    requestsPerSecond: slices.reduce((total, s) => total + s.requestsPerSecond, 0) / slices.length,
+    requests: sum("requests"),
+    non2xx: sum("non2xx"),
+    errors: sum("errors"),
+  };
+}
+
 function report(queries: QueryRow[], csv: CsvRow[], setup: string[], connections: number): string {
   const queryTable = markdownTable(
     [
@@ -111,6 +134,7 @@ function report(queries: QueryRow[], csv: CsvRow[], setup: string[], connections
       `p50 ms, ${connections} conn.`,
       `p99 ms, ${connections} conn.`,
       "req/s",
+      "bare req/s, same slices",
       "% of bare",
     ],
     queries.map((r) => [
@@ -121,7 +145,8 @@ function report(queries: QueryRow[], csv: CsvRow[], setup: string[], connections
       fixed(r.loaded.p50Ms),
       fixed(r.loaded.p99Ms),
       Math.round(r.loaded.requestsPerSecond),
-      fixed(r.percentOfBare),
+      r.bare === null ? "–" : Math.round(r.bare.requestsPerSecond),
+      r.percentOfBare === null ? "–" : fixed(r.percentOfBare),
     ]),
   );
   const csvTable = markdownTable(
@@ -213,18 +238,49 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       "SELECT id::text FROM services WHERE status = 'listed' ORDER BY md5(id::text) LIMIT 200",
     );
     const aloneSeconds = Math.max(2, Math.round(durationSeconds / 2));
-    const measure = async (baseUrl: string, paths: string[]) => {
+    const bareUrl = `http://127.0.0.1:${bare.port}`;
+    const sliceSeconds = durationSeconds / SLICES;
+    const measure = async (
+      baseUrl: string,
+      paths: string[],
+    ): Promise<Omit<QueryRow, "query" | "matches">> => {
       await load(baseUrl, paths, { connections, durationSeconds: 2 }); // warm-up, not reported
+      const alone = await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds });
+      // The machine's speed drifts over minutes (other tenants, Postgres's background work): the
+      // query's load runs in slices alternating with the bare route's (bare, query, query, bare,
+      // …), so both see the same machine and neither always goes first.
+      const slices: Record<"query" | "bare", LoadResult[]> = { query: [], bare: [] };
+      for (let i = 0; i < SLICES; i += 1) {
+        const order = i % 2 === 0 ? (["bare", "query"] as const) : (["query", "bare"] as const);
+        for (const which of order) {
+          const [url, asked] = which === "bare" ? [bareUrl, ["/bare"]] : [baseUrl, paths];
+          slices[which].push(await load(url, asked, { connections, durationSeconds: sliceSeconds }));
+        }
+      }
+      const loaded = combined(slices.query);
+      const bareBeside = combined(slices.bare);
+      if (loaded.non2xx + loaded.errors > 0) {
+        throw new Error(`${paths[0]}: ${loaded.non2xx} answers not 2xx, ${loaded.errors} errors under load`);
+      }
       return {
-        alone: await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds }),
-        loaded: await load(baseUrl, paths, { connections, durationSeconds }),
+        alone,
+        loaded,
+        bare: bareBeside,
+        percentOfBare: (100 * loaded.requestsPerSecond) / bareBeside.requestsPerSecond,
       };
     };
-    // The bare route is measured first and last: the machine's speed drifts over a run of several
-    // minutes, and the faster of the two is the limit every row is compared with.
-    const bareUrl = `http://127.0.0.1:${bare.port}`;
-    const measured: Array<Omit<QueryRow, "percentOfBare">> = [
-      { query: `${BARE} (first)`, matches: 0, ...(await measure(bareUrl, ["/bare"])) },
+    const measureBare = async (): Promise<Omit<QueryRow, "query" | "matches">> => {
+      await load(bareUrl, ["/bare"], { connections, durationSeconds: 2 }); // warm-up, not reported
+      return {
+        alone: await load(bareUrl, ["/bare"], { connections: 1, durationSeconds: aloneSeconds }),
+        loaded: await load(bareUrl, ["/bare"], { connections, durationSeconds }),
+        bare: null,
+        percentOfBare: null,
+      };
+    };
+    // The bare route alone, first and last: how far the machine drifted over the run.
+    const measured: QueryRow[] = [
+      { query: `${BARE} (first)`, matches: 0, ...(await measureBare()) },
       {
         query: `${STORED} (${Math.round(stored.length / 1024)} KB)`,
         matches: 0,
@@ -246,14 +302,8 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
         });
       }
     }
-    measured.push({ query: `${BARE} (last)`, matches: 0, ...(await measure(bareUrl, ["/bare"])) });
-    const limit = Math.max(
-      ...measured.filter((row) => row.query.startsWith(BARE)).map((row) => row.loaded.requestsPerSecond),
-    );
-    const queries: QueryRow[] = measured.map((row) => ({
-      ...row,
-      percentOfBare: (100 * row.loaded.requestsPerSecond) / limit,
-    }));
+    measured.push({ query: `${BARE} (last)`, matches: 0, ...(await measureBare()) });
+    const queries = measured;
 
     // The exports as a product process serves them: with one app, so one catalogue index in memory
     // (the two extra apps and their indexes go first; a bigger live heap lets V8 defer collection
@@ -283,7 +333,10 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
         `(generated in ${fixed(generateSeconds)} s, search documents built in ${fixed(indexSeconds)} s, ` +
         `in-memory index loaded in ${fixed(indexLoadSeconds)} s and holding ${Math.round(indexMb)} MB per app).`,
       `Load: autocannon in a worker thread against the in-process app on 127.0.0.1; per query ${aloneSeconds} s ` +
-        `with 1 connection ("alone"), then ${durationSeconds} s with ${connections}, after a 2 s warm-up. ` +
+        `with 1 connection ("alone"), then ${durationSeconds} s with ${connections} in ${SLICES} slices of ` +
+        `${fixed(sliceSeconds)} s alternating with as many slices of the bare route (bare, query, query, bare, …), ` +
+        "after a 2 s warm-up; % of bare is the query's throughput over the bare route's in those slices. " +
+        "p50 under load: the median of the slices' p50s; p99: the highest of their p99s. " +
         "Matches: mean total of the query's variants. Embedded Postgres 17, durable settings.",
       "CSV: downloaded by a separate process; peak RSS growth of the benchmark process (the server), sampled every 20 ms, " +
         "from a collected heap (a full GC just before each export, so earlier benchmarks' garbage is not counted).",
