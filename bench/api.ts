@@ -22,10 +22,11 @@ export interface QueryRow {
   /** Mean `total` of the query's variants: how many items each one matches. */
   matches: number;
   alone: LoadResult;
+  /** One continuous run under load: its latencies. */
   loaded: LoadResult;
-  /** The bare route in slices alternating with the query's (null for the bare rows themselves). */
-  bare: LoadResult | null;
-  /** loaded / bare throughput, in percent (null for the bare rows). */
+  /** Throughput: the query in slices alternating with the bare route's (null for the bare rows themselves). */
+  paired: { query: LoadResult; bare: LoadResult } | null;
+  /** paired query / bare throughput, in percent (null for the bare rows). */
   percentOfBare: number | null;
 }
 
@@ -107,16 +108,12 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 /** Load slices per query row: its loaded time is split into this many, alternating with the bare route's. */
 const SLICES = 6;
 
-/**
- * Slices of one load as one result: requests and errors add up; p50 is the median of the slices'
- * p50s, p99 the highest of their p99s (an upper bound of the p99 of all requests together).
- */
+/** Slices of one load as one throughput: requests and errors add up (latencies come from a continuous run). */
 function combined(slices: LoadResult[]): LoadResult {
   const sum = (field: "requests" | "non2xx" | "errors") => slices.reduce((total, s) => total + s[field], 0);
-  const p50s = slices.map((s) => s.p50Ms).sort((a, b) => a - b);
   return {
-    p50Ms: p50s[Math.floor(p50s.length / 2)] ?? 0,
-    p99Ms: Math.max(...slices.map((s) => s.p99Ms)),
+    p50Ms: Number.NaN,
+    p99Ms: Number.NaN,
     requestsPerSecond: slices.reduce((total, s) => total + s.requestsPerSecond, 0) / slices.length,
     requests: sum("requests"),
     non2xx: sum("non2xx"),
@@ -144,8 +141,8 @@ function report(queries: QueryRow[], csv: CsvRow[], setup: string[], connections
       fixed(r.alone.p99Ms),
       fixed(r.loaded.p50Ms),
       fixed(r.loaded.p99Ms),
-      Math.round(r.loaded.requestsPerSecond),
-      r.bare === null ? "–" : Math.round(r.bare.requestsPerSecond),
+      Math.round((r.paired?.query ?? r.loaded).requestsPerSecond),
+      r.paired === null ? "–" : Math.round(r.paired.bare.requestsPerSecond),
       r.percentOfBare === null ? "–" : fixed(r.percentOfBare),
     ]),
   );
@@ -246,9 +243,10 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     ): Promise<Omit<QueryRow, "query" | "matches">> => {
       await load(baseUrl, paths, { connections, durationSeconds: 2 }); // warm-up, not reported
       const alone = await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds });
+      const loaded = await load(baseUrl, paths, { connections, durationSeconds });
       // The machine's speed drifts over minutes (other tenants, Postgres's background work): the
-      // query's load runs in slices alternating with the bare route's (bare, query, query, bare,
-      // …), so both see the same machine and neither always goes first.
+      // query's throughput is measured again in slices alternating with the bare route's (bare,
+      // query, query, bare, …), so both see the same machine and neither always goes first.
       const slices: Record<"query" | "bare", LoadResult[]> = { query: [], bare: [] };
       for (let i = 0; i < SLICES; i += 1) {
         const order = i % 2 === 0 ? (["bare", "query"] as const) : (["query", "bare"] as const);
@@ -257,16 +255,17 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
           slices[which].push(await load(url, asked, { connections, durationSeconds: sliceSeconds }));
         }
       }
-      const loaded = combined(slices.query);
-      const bareBeside = combined(slices.bare);
-      if (loaded.non2xx + loaded.errors > 0) {
-        throw new Error(`${paths[0]}: ${loaded.non2xx} answers not 2xx, ${loaded.errors} errors under load`);
+      const paired = { query: combined(slices.query), bare: combined(slices.bare) };
+      for (const run of [loaded, paired.query]) {
+        if (run.non2xx + run.errors > 0) {
+          throw new Error(`${paths[0]}: ${run.non2xx} answers not 2xx, ${run.errors} errors under load`);
+        }
       }
       return {
         alone,
         loaded,
-        bare: bareBeside,
-        percentOfBare: (100 * loaded.requestsPerSecond) / bareBeside.requestsPerSecond,
+        paired,
+        percentOfBare: (100 * paired.query.requestsPerSecond) / paired.bare.requestsPerSecond,
       };
     };
     const measureBare = async (): Promise<Omit<QueryRow, "query" | "matches">> => {
@@ -274,7 +273,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       return {
         alone: await load(bareUrl, ["/bare"], { connections: 1, durationSeconds: aloneSeconds }),
         loaded: await load(bareUrl, ["/bare"], { connections, durationSeconds }),
-        bare: null,
+        paired: null,
         percentOfBare: null,
       };
     };
@@ -333,10 +332,10 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
         `(generated in ${fixed(generateSeconds)} s, search documents built in ${fixed(indexSeconds)} s, ` +
         `in-memory index loaded in ${fixed(indexLoadSeconds)} s and holding ${Math.round(indexMb)} MB per app).`,
       `Load: autocannon in a worker thread against the in-process app on 127.0.0.1; per query ${aloneSeconds} s ` +
-        `with 1 connection ("alone"), then ${durationSeconds} s with ${connections} in ${SLICES} slices of ` +
-        `${fixed(sliceSeconds)} s alternating with as many slices of the bare route (bare, query, query, bare, …), ` +
-        "after a 2 s warm-up; % of bare is the query's throughput over the bare route's in those slices. " +
-        "p50 under load: the median of the slices' p50s; p99: the highest of their p99s. " +
+        `with 1 connection ("alone"), then ${durationSeconds} s with ${connections} (the latencies), then ` +
+        `${durationSeconds} s with ${connections} again in ${SLICES} slices of ${fixed(sliceSeconds)} s alternating ` +
+        "with as many slices of the bare route (bare, query, query, bare, …): req/s and % of bare compare the two " +
+        "over those slices; after a 2 s warm-up. " +
         "Matches: mean total of the query's variants. Embedded Postgres 17, durable settings.",
       "CSV: downloaded by a separate process; peak RSS growth of the benchmark process (the server), sampled every 20 ms, " +
         "from a collected heap (a full GC just before each export, so earlier benchmarks' garbage is not counted).",
