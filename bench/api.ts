@@ -237,13 +237,19 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     const aloneSeconds = Math.max(2, Math.round(durationSeconds / 2));
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const sliceSeconds = durationSeconds / SLICES;
+    /** Latencies: alone (1 connection), then under load in one continuous run, after a warm-up. */
+    const latencies = async (baseUrl: string, paths: string[]) => {
+      await load(baseUrl, paths, { connections, durationSeconds: 2 }); // warm-up, not reported
+      return {
+        alone: await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds }),
+        loaded: await load(baseUrl, paths, { connections, durationSeconds }),
+      };
+    };
     const measure = async (
       baseUrl: string,
       paths: string[],
     ): Promise<Omit<QueryRow, "query" | "matches">> => {
-      await load(baseUrl, paths, { connections, durationSeconds: 2 }); // warm-up, not reported
-      const alone = await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds });
-      const loaded = await load(baseUrl, paths, { connections, durationSeconds });
+      const { alone, loaded } = await latencies(baseUrl, paths);
       // The machine's speed drifts over minutes (other tenants, Postgres's background work): the
       // query's throughput is measured again in slices alternating with the bare route's (bare,
       // query, query, bare, …), so both see the same machine and neither always goes first.
@@ -268,15 +274,11 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
         percentOfBare: (100 * paired.query.requestsPerSecond) / paired.bare.requestsPerSecond,
       };
     };
-    const measureBare = async (): Promise<Omit<QueryRow, "query" | "matches">> => {
-      await load(bareUrl, ["/bare"], { connections, durationSeconds: 2 }); // warm-up, not reported
-      return {
-        alone: await load(bareUrl, ["/bare"], { connections: 1, durationSeconds: aloneSeconds }),
-        loaded: await load(bareUrl, ["/bare"], { connections, durationSeconds }),
-        paired: null,
-        percentOfBare: null,
-      };
-    };
+    const measureBare = async (): Promise<Omit<QueryRow, "query" | "matches">> => ({
+      ...(await latencies(bareUrl, ["/bare"])),
+      paired: null,
+      percentOfBare: null,
+    });
     // The bare route alone, first and last: how far the machine drifted over the run.
     const measured: QueryRow[] = [
       { query: `${BARE} (first)`, matches: 0, ...(await measureBare()) },

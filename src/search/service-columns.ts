@@ -54,7 +54,8 @@ const NO_ENTRIES = new Int32Array(0);
  * Missing values are NaN, which every comparison rejects, as SQL rejects NULL.
  */
 export class ServiceColumns {
-  private readonly withStatus: Record<"listed" | "delisted" | "all", Int32Array>;
+  private readonly everyEntry: Int32Array;
+  private readonly withStatus: Map<string, Int32Array>;
   private readonly withCategory: Map<string, Int32Array>;
   private readonly uptime: Float64Array;
   private readonly responseMs: Float64Array;
@@ -72,11 +73,8 @@ export class ServiceColumns {
   private readonly bitsets = new Map<Int32Array, Int32Array>();
 
   constructor(private readonly entries: readonly ServiceEntry[]) {
-    this.withStatus = {
-      listed: indexesWhere(entries, (entry) => entry.status === "listed"),
-      delisted: indexesWhere(entries, (entry) => entry.status === "delisted"),
-      all: Int32Array.from(entries.keys()),
-    };
+    this.everyEntry = Int32Array.from(entries.keys());
+    this.withStatus = indexesByValue(entries, ({ status }) => [status]);
     this.withCategory = indexesByValue(entries, ({ category }) => (category === null ? [] : [category]));
     this.uptime = numberColumn(entries, (entry) => entry.uptime30d);
     this.responseMs = numberColumn(entries, (entry) => entry.avgResponseMs30d);
@@ -98,14 +96,14 @@ export class ServiceColumns {
     if (filters.category !== undefined) {
       required.push(this.withCategory.get(filters.category.toLowerCase()) ?? NO_ENTRIES);
     }
-    if (filters.status !== "all") required.push(this.withStatus[filters.status]);
+    if (filters.status !== "all") required.push(this.withStatus.get(filters.status) ?? NO_ENTRIES);
     return {
       filters,
       minVolumeRank: filters.minVolume === undefined ? undefined : this.lowestVolumeRank(filters.minVolume),
       required,
       driver: required.reduce(
         (shortest, list) => (list.length < shortest.length ? list : shortest),
-        this.withStatus.all,
+        this.everyEntry,
       ),
       entryPasses,
     };
@@ -210,17 +208,6 @@ export class ServiceColumns {
     }
     return low;
   }
-}
-
-function indexesWhere(
-  entries: readonly ServiceEntry[],
-  wanted: (entry: ServiceEntry, i: number) => boolean,
-): Int32Array {
-  const found: number[] = [];
-  entries.forEach((entry, i) => {
-    if (wanted(entry, i)) found.push(i);
-  });
-  return Int32Array.from(found);
 }
 
 /**
