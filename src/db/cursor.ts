@@ -1,13 +1,34 @@
+import pg from "pg";
 import type { Prisma } from "../generated/prisma/client";
 import type { ReadPool } from "./read-pool";
 import { utcTimestampsAsIso } from "./utc-timestamps";
 
 /**
  * Rows per FETCH: enough to amortise the round trip (the next batch is fetched while this one is
- * written), few enough that V8 collects them young: measured on 500,000 history rows, 500 gives
- * the same rows/s as 2,000 with half the peak heap growth.
+ * written), few enough that a batch in flight stays small.
  */
 const DEFAULT_BATCH_SIZE = 500;
+
+/**
+ * A query's rows as arrays, collected from its row events into a fresh array, rather than through
+ * client.query's promise. Measured on 500,000 history rows: through the promise, 60-70% of the
+ * bytes allocated survived each young-generation collection and were promoted, so the heap grew by
+ * ~220 MB of dead rows before a full collection came (in a process holding the ~100 MB catalogue
+ * index); collected this way, ~0% survived, the growth was ~16 MB, and fetching was ~60% faster.
+ * Our reading (not pinned down in V8): the result object's row array ends up in the old
+ * generation, and whatever an old object points to survives young collections.
+ */
+function fetchRows(client: pg.PoolClient, text: string): Promise<unknown[][]> {
+  return new Promise((resolve, reject) => {
+    const rows: unknown[][] = [];
+    const config: pg.QueryArrayConfig = { text, rowMode: "array", types: utcTimestampsAsIso };
+    const query = new pg.Query<unknown[]>(config);
+    query.on("row", (row) => rows.push(row));
+    query.on("end", () => resolve(rows));
+    query.on("error", reject);
+    client.query(query);
+  });
+}
 
 /**
  * The rows of a query in batches, read through a server-side cursor (DECLARE/FETCH in a
@@ -32,16 +53,11 @@ export async function* cursorBatches(
       text: `DECLARE export_cursor NO SCROLL CURSOR FOR ${query.text}`,
       values: query.values,
     });
-    const fetchNext = () =>
-      client.query<unknown[]>({
-        text: `FETCH FORWARD ${batchSize} FROM export_cursor`,
-        rowMode: "array",
-        types: utcTimestampsAsIso,
-      });
+    const fetchNext = () => fetchRows(client, `FETCH FORWARD ${batchSize} FROM export_cursor`);
     let next = fetchNext();
     for (;;) {
-      const batch = await next;
-      const more = batch.rows.length === batchSize;
+      const rows = await next;
+      const more = rows.length === batchSize;
       // Ask for the next batch before handing this one over: Postgres produces it while the
       // consumer formats this one (two cores at work instead of taking turns).
       if (more) {
@@ -49,7 +65,7 @@ export async function* cursorBatches(
         // Not awaited if the consumer stops early; the finally block's ROLLBACK waits for it.
         next.catch(() => undefined);
       }
-      if (batch.rows.length > 0) yield batch.rows;
+      if (rows.length > 0) yield rows;
       if (!more) break;
     }
     await client.query("COMMIT");
