@@ -64,9 +64,17 @@ export function pageByKeys(
     }
     heap[i] = m;
   }
-  for (let m = keep; m < items.length; m += 1) {
-    // Kept only if before the top (the last of those kept), which it replaces.
-    if (keep > 0 && isAfter(order, heap[0] as number, m)) replaceTop(heap, keep, order, m);
+  if (keep > 0) {
+    // Kept only if before the top (the last of those kept), which it replaces. Most candidates
+    // fall behind the top on their key alone: one load and compare with the top's key, held here.
+    const { sign } = order;
+    let topKey = sign * (keys[heap[0] as number] as number);
+    for (let m = keep; m < items.length; m += 1) {
+      const key = sign * (keys[m] as number);
+      if (key > topKey || (key === topKey && !isAfter(order, heap[0] as number, m))) continue;
+      replaceTop(heap, keep, order, m);
+      topKey = sign * (keys[heap[0] as number] as number);
+    }
   }
   // Emptied from the last kept to the first.
   const page = new Array<number>(keep);

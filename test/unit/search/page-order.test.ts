@@ -38,6 +38,47 @@ describe("pageByKeys", () => {
     expect(pageByKeys(identity(100), groups, false, reversed, 0, 100)).toEqual(expected);
   });
 
+  it("when many candidates tie with the kept ones, in either direction, then every page equals the full sort's", () => {
+    // A seeded generator: ranks take few distinct values, as ts_rank's do, so most candidates meet
+    // the heap's top with an equal key and the tie place decides.
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let round = 0; round < 20; round += 1) {
+      const count = 200 + Math.floor(random() * 800);
+      const items = Int32Array.from({ length: count }, (_, i) => 3 * i + 1);
+      const ranks = Float32Array.from({ length: count }, () => Math.floor(random() * 6) / 10);
+      // Tie places are places in id order: a permutation, shuffled (Fisher-Yates).
+      const tiePlace = Int32Array.from({ length: 3 * count + 1 }, (_, i) => i);
+      for (let i = tiePlace.length - 1; i > 0; i -= 1) {
+        const j = Math.floor(random() * (i + 1));
+        [tiePlace[i], tiePlace[j]] = [tiePlace[j] ?? 0, tiePlace[i] ?? 0];
+      }
+      for (const descending of [true, false]) {
+        const sign = descending ? -1 : 1;
+        const expected = Array.from(items.keys())
+          .sort(
+            (a, b) =>
+              sign * ((ranks[a] ?? 0) - (ranks[b] ?? 0)) ||
+              (tiePlace[items[a] ?? 0] ?? 0) - (tiePlace[items[b] ?? 0] ?? 0),
+          )
+          .map((m) => items[m]);
+        for (const [offset, limit] of [
+          [0, 50],
+          [50, 50],
+          [0, 1],
+          [count - 10, 50],
+        ] as const) {
+          expect(pageByKeys(items, ranks, descending, tiePlace, offset, limit)).toEqual(
+            expected.slice(offset, offset + limit),
+          );
+        }
+      }
+    }
+  });
+
   it("when descending (ranks), then the highest keys come first, equal ones by tie place", () => {
     const ranks = [0.5, 0.25, 0.75, 0.25, 0.1, 0.9, 0.6, 0.3, 0.45, 0.05, 0.8, 0.7, 0.2, 0.15, 0.35, 0.4];
     const expected = Array.from(ranks.keys()).sort((a, b) => (ranks[b] ?? 0) - (ranks[a] ?? 0) || a - b);
