@@ -30,6 +30,11 @@ export interface AppDependencies {
   indexRefreshMs?: number;
   /** How many distinct q texts keep their parsed form (see SearchQueries); the benchmark sets 0. */
   rememberedQueries?: number;
+  /**
+   * Load the catalogue index now, not on the first request (which would wait seconds for it on
+   * a large catalogue): the product does; tests and the benchmark load on demand.
+   */
+  preloadIndex?: boolean;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -40,6 +45,7 @@ export function createApp({
   responseCache,
   indexRefreshMs = 0,
   rememberedQueries,
+  preloadIndex = false,
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
     pool,
@@ -47,6 +53,13 @@ export function createApp({
     serialisers: catalogueSerialisers,
     refreshMs: indexRefreshMs,
   });
+  if (preloadIndex) {
+    catalogue
+      .current()
+      .catch((error: unknown) =>
+        logger.error({ err: error }, "loading the catalogue index failed; the first request tries again"),
+      );
+  }
   const searches = new SearchQueries(pool, rememberedQueries);
   const app = express();
   app.disable("x-powered-by");

@@ -39,6 +39,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       logger,
       responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
+      preloadIndex: true,
     }),
     config.PORT,
     config.HOST,
