@@ -15,7 +15,7 @@ import { ResponseCache } from "../src/http/response-cache";
 import { listen } from "../src/http/server";
 import { BENCH_CATALOGUE, generateCatalogue } from "./api-catalogue";
 import { type LoadResult, load, streamCsv } from "./api-load";
-import { benchDatabase, benchLogger, collectGarbage, markdownTable, peakRssGrowthMb } from "./support";
+import { benchDatabase, benchLogger, collectGarbage, markdownTable, peakMemoryGrowthMb } from "./support";
 
 export interface QueryRow {
   query: string;
@@ -37,6 +37,8 @@ export interface CsvRow {
   seconds: number;
   rowsPerSecond: number;
   peakRssGrowthMb: number;
+  /** Peak growth of the heap plus buffers (heapUsed + external). */
+  peakHeapGrowthMb: number;
 }
 
 export interface ApiBenchmark {
@@ -147,7 +149,7 @@ function report(queries: QueryRow[], csv: CsvRow[], setup: string[], connections
     ]),
   );
   const csvTable = markdownTable(
-    ["export", "rows", "MB", "seconds", "rows/s", "peak RSS growth MB"],
+    ["export", "rows", "MB", "seconds", "rows/s", "peak RSS growth MB", "peak heap growth MB"],
     csv.map((r) => [
       r.export,
       r.rows,
@@ -155,6 +157,7 @@ function report(queries: QueryRow[], csv: CsvRow[], setup: string[], connections
       fixed(r.seconds, 2),
       Math.round(r.rowsPerSecond),
       fixed(r.peakRssGrowthMb),
+      fixed(r.peakHeapGrowthMb),
     ]),
   );
   return [
@@ -316,14 +319,15 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       ["services.csv (all statuses)", `${apiUrl}/v1/services.csv?status=all`],
     ] as const) {
       collectGarbage();
-      const { result, peakGrowthMb } = await peakRssGrowthMb(() => streamCsv(url));
+      const { result, rssMb, heapMb } = await peakMemoryGrowthMb(() => streamCsv(url));
       csv.push({
         export: name,
         rows: result.records - 1,
         megabytes: result.bytes / 1024 / 1024,
         seconds: result.seconds,
         rowsPerSecond: (result.records - 1) / result.seconds,
-        peakRssGrowthMb: peakGrowthMb,
+        peakRssGrowthMb: rssMb,
+        peakHeapGrowthMb: heapMb,
       });
     }
 
@@ -339,7 +343,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
         "with as many slices of the bare route (bare, query, query, bare, …): req/s and % of bare compare the two " +
         "over those slices; after a 2 s warm-up. " +
         "Matches: mean total of the query's variants. Embedded Postgres 17, durable settings.",
-      "CSV: downloaded by a separate process; peak RSS growth of the benchmark process (the server), sampled every 20 ms, " +
+      "CSV: downloaded by a separate process; peak growth of the benchmark process's (the server's) RSS and of its heap plus buffers, sampled every 20 ms, " +
         "from a collected heap (a full GC just before each export, so earlier benchmarks' garbage is not counted).",
       `Machine: ${os.cpus().length} CPUs shared with Postgres and the load generator; 1-minute load average ` +
         `${fixed(loadBefore)} before the run and ${fixed(os.loadavg()[0] ?? 0)} after (other processes count too).`,

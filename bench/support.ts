@@ -60,7 +60,6 @@ export function markdownTable(header: string[], rows: (string | number)[][]): st
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
-/** Samples this process's resident memory while `work` runs; returns the peak growth in MB. */
 /**
  * A full garbage collection, so that a measurement of memory growth starts from what is live, not
  * from garbage earlier work left for V8's next major collection (which would otherwise make V8
@@ -71,18 +70,31 @@ export function collectGarbage(): void {
   (vm.runInNewContext("gc") as () => void)();
 }
 
-export async function peakRssGrowthMb<T>(
+/**
+ * Samples this process's memory every 20 ms while `work` runs; returns the peak growth in MB of
+ * its resident memory and of its JavaScript heap plus buffers (heapUsed + external). Both: RSS is
+ * what the machine pays, but it can read 0 when the heap grows into pages an earlier collection
+ * freed and the allocator kept; the heap's growth shows what the work itself piled up.
+ */
+export async function peakMemoryGrowthMb<T>(
   work: () => Promise<T>,
-): Promise<{ result: T; peakGrowthMb: number }> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
+): Promise<{ result: T; rssMb: number; heapMb: number }> {
+  const heap = () => {
+    const { heapUsed, external } = process.memoryUsage();
+    return heapUsed + external;
+  };
+  const before = { rss: process.memoryUsage().rss, heap: heap() };
+  const peak = { ...before };
+  const sample = () => {
+    peak.rss = Math.max(peak.rss, process.memoryUsage().rss);
+    peak.heap = Math.max(peak.heap, heap());
+  };
+  const timer = setInterval(sample, 20);
   try {
     const result = await work();
-    peak = Math.max(peak, process.memoryUsage().rss);
-    return { result, peakGrowthMb: (peak - before) / 1024 / 1024 };
+    sample();
+    const mb = (bytes: number) => bytes / 1024 / 1024;
+    return { result, rssMb: mb(peak.rss - before.rss), heapMb: mb(peak.heap - before.heap) };
   } finally {
     clearInterval(timer);
   }
