@@ -283,7 +283,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       percentOfBare: null,
     });
     // The bare route alone, first and last: how far the machine drifted over the run.
-    const measured: QueryRow[] = [
+    const queries: QueryRow[] = [
       { query: `${BARE} (first)`, matches: 0, ...(await measureBare()) },
       {
         query: `${STORED} (${Math.round(stored.length / 1024)} KB)`,
@@ -299,15 +299,14 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     ] as const) {
       for (const scenario of chosen) {
         const matches = await meanMatches(baseUrl, scenario.paths);
-        measured.push({
+        queries.push({
           query: `${scenario.query}${suffix}`,
           matches,
           ...(await measure(baseUrl, scenario.paths)),
         });
       }
     }
-    measured.push({ query: `${BARE} (last)`, matches: 0, ...(await measureBare()) });
-    const queries = measured;
+    queries.push({ query: `${BARE} (last)`, matches: 0, ...(await measureBare()) });
 
     // The exports as a product process serves them: with one app, so one catalogue index in memory
     // (the two extra apps and their indexes go first; a bigger live heap lets V8 defer collection
