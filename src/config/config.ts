@@ -44,6 +44,31 @@ function positiveInt(max: number) {
     .max(max, `must be between 1 and ${max}`);
 }
 
+/** Express's "trust proxy" without `true`, which would believe any X-Forwarded-For. */
+const trustProxySetting = z
+  .string()
+  .default("false")
+  .transform((value, context): false | number | string[] => {
+    const text = value.trim();
+    if (text === "false") return false;
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text.split(",").map((entry) => entry.trim());
+    const valid = z.union([
+      z.ipv4(),
+      z.ipv6(),
+      z.cidrv4(),
+      z.cidrv6(),
+      z.enum(["loopback", "linklocal", "uniquelocal"]),
+    ]);
+    if (entries.every((entry) => valid.safeParse(entry).success)) return entries;
+    context.addIssue({
+      code: "custom",
+      message:
+        "must be false, a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal",
+    });
+    return z.NEVER;
+  });
+
 export const settings = {
   DATABASE_URL: {
     schema: postgresUrl.optional(),
@@ -208,6 +233,22 @@ export const settings = {
   PROBE_USER_AGENT: {
     schema: z.string().min(1).default("x402-catalogue/0.1 (x402 endpoint probe)"),
     description: "User-Agent sent by probes.",
+  },
+  // Accounts (src/accounts): proxies, rate limits, usage.
+  TRUST_PROXY: {
+    schema: trustProxySetting,
+    description:
+      "Which proxies may tell the client address (X-Forwarded-For) that anonymous rate limits count by: false (none: the connection's address), a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal.",
+  },
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: {
+    schema: positiveInt(100_000_000).default(120),
+    description:
+      "Requests a minute from one client address without a valid key, shared by every API process. Keys are limited by their organisation's plan (table plans).",
+  },
+  USAGE_FLUSH_SECONDS: {
+    schema: positiveInt(3600).default(10),
+    description:
+      "How often each API process writes its counted key usage to Postgres (a crash loses at most this much).",
   },
 } as const;
 

@@ -1,3 +1,4 @@
+import { Accounts } from "../accounts/accounts";
 import type { Config } from "../config/config";
 import { crawlSettingsFromConfig } from "../crawl/settings";
 import { createPrismaClient, type Database } from "../db/prisma-client";
@@ -32,6 +33,11 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("database client", () => db.$disconnect());
   const pool = createReadPool(server.url, 10, logger);
   shutdown.register("read pool", () => pool.end());
+  const accounts = new Accounts(pool, logger, {
+    anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
+  });
+  shutdown.register("usage counts", () => accounts.close());
   const http = await listen(
     createApp({
       db,
@@ -40,6 +46,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       preloadIndex: true,
+      accounts,
+      trustProxy: config.TRUST_PROXY,
     }),
     config.PORT,
     config.HOST,
