@@ -49,3 +49,19 @@ export async function startReplica(
 export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
 }
+
+/** What a test reads from an answer: JSON as a loose record (each test asserts what it expects). */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read answers of many shapes
+  body: any;
+  text: string;
+}
+
+export async function call(baseUrl: string, path: string, init: RequestInit = {}): Promise<Answer> {
+  const response = await fetch(`${baseUrl}${path}`, init);
+  const text = await response.text();
+  const json = response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : undefined;
+  return { status: response.status, headers: response.headers, body: json, text };
+}

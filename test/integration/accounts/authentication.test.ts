@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
+import {
+  bearer,
+  call as callApi,
+  type IssuedKey,
+  issueKey,
+  type Replica,
+  startReplica,
+} from "../../support/accounts";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
@@ -23,13 +30,7 @@ describe("bearer API keys on every route", () => {
     await database.drop();
   });
 
-  async function call(path: string, init: RequestInit = {}) {
-    const response = await fetch(`${api.url}${path}`, init);
-    const body = response.headers.get("content-type")?.includes("json")
-      ? await response.json()
-      : await response.text();
-    return { status: response.status, headers: response.headers, body };
-  }
+  const call = (path: string, init?: RequestInit) => callApi(api.url, path, init);
 
   it("when a protected route is called without a key, then 401 with WWW-Authenticate: Bearer and the error body", async () => {
     const answer = await call("/v1/api-keys");
