@@ -14,7 +14,9 @@ Scopes: ${SCOPES.join(", ")}. create makes the organisation the first time it is
 const organisationName = z.string().trim().min(1, "--org must not be empty").max(200, "--org is too long");
 const environment = z.enum(ENVIRONMENTS, { error: "--env must be live or test" });
 const scopes = z
-  .array(z.enum(SCOPES, { error: `--scope must be one of ${SCOPES.join(", ")}` }))
+  .array(z.enum(SCOPES, { error: `--scope must be one of ${SCOPES.join(", ")}` }), {
+    error: "create needs at least one --scope",
+  })
   .min(1, "create needs at least one --scope");
 
 const commandSchema = z.discriminatedUnion("command", [

@@ -61,3 +61,22 @@ describe("loadConfig", () => {
     expect(problems.map((p) => p.split("=")[0])).toEqual(["PORT", "LOG_LEVEL"]);
   });
 });
+
+describe("TRUST_PROXY", () => {
+  it.each([
+    [undefined, false],
+    ["false", false],
+    ["1", 1],
+    ["loopback", ["loopback"]],
+    ["10.0.0.0/8, 192.168.1.7,::1", ["10.0.0.0/8", "192.168.1.7", "::1"]],
+  ])("when it is %j, then Express's trust proxy gets %j", (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(["true", "everyone", "10.0.0.0/33", "loopback,"])(
+    "when it is %j (which would trust any X-Forwarded-For or is not an address), then it is refused",
+    (value) => {
+      expect(problemsOf({ TRUST_PROXY: value })[0]).toContain("TRUST_PROXY");
+    },
+  );
+});
