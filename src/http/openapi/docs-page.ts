@@ -26,15 +26,30 @@ function schemaSummary(schema: { [key: string]: Json } | undefined): string {
   return parts.join(", ");
 }
 
+/** Who may call an operation, from its security requirements (accounts-operations.ts). */
+function accessNote(security: Array<Record<string, string[]>> | undefined): string {
+  const keyed = security?.find((requirement) => Object.keys(requirement).length > 0);
+  const scopes = keyed ? Object.values(keyed).flat() : [];
+  const scope = scopes.length > 0 ? ` with the scope ${scopes.join(", ")}` : "";
+  if (!keyed) return "";
+  return security?.some((requirement) => Object.keys(requirement).length === 0)
+    ? `Public; a key sent must be valid${scope}.`
+    : `Needs an API key${scope}.`;
+}
+
 /**
  * GET /docs: the OpenAPI document rendered as one self-contained page (no script, no CDN: the
  * machines it runs on may be offline). /openapi.json stays the source for tools.
  */
 export function renderDocsPage(document: Document): string {
   const sections: string[] = [];
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const operation = item.get;
-    if (!operation) continue;
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    (["get", "post", "delete"] as const).flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ path, method, operation }] : [];
+    }),
+  );
+  for (const { path, method, operation } of operations) {
     const rows = (operation.parameters ?? []).map((parameter) => {
       if (!("name" in parameter)) return "";
       const schema = parameter.schema as { [key: string]: Json } | undefined;
@@ -47,8 +62,9 @@ export function renderDocsPage(document: Document): string {
       )
       .join("");
     sections.push(`<section>
-<h2><span class="verb">GET</span> <code>${escapeHtml(path)}</code></h2>
+<h2><span class="verb">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h2>
 <p><b>${escapeHtml(operation.summary ?? "")}</b>${operation.description ? ` ${escapeHtml(operation.description)}` : ""}</p>
+<p>${escapeHtml(accessNote(operation.security))}</p>
 ${rows.length > 0 ? `<table><tr><th>Parameter</th><th>In</th><th>Schema</th><th>Meaning</th></tr>${rows.join("")}</table>` : ""}
 <ul>${responses}</ul>
 </section>`);

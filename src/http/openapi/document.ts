@@ -13,6 +13,7 @@ import {
   serviceListQuery,
   serviceListSchema,
 } from "../schemas/services";
+import { accountOperations, BEARER_SCHEME, bearerSecurityScheme, secured } from "./accounts-operations";
 
 /**
  * OpenAPI 3.1, generated from the very zod schemas that validate the requests and describe the
@@ -122,7 +123,8 @@ let document: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 export function openApiDocument() {
   if (document) return document;
   const registry = new OpenAPIRegistry();
-  for (const route of routes()) registry.registerPath(route);
+  registry.registerComponent("securitySchemes", BEARER_SCHEME, bearerSecurityScheme);
+  for (const route of [...routes(), ...accountOperations()]) registry.registerPath(secured(route));
   document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {

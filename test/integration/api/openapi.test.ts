@@ -26,6 +26,9 @@ const OPERATIONS = [
   "/v1/crawls",
   "/v1/services.csv",
   "/v1/history.csv",
+  "/v1/api-keys",
+  "/v1/api-keys/{id}",
+  "/v1/usage",
 ];
 
 /** Every "$ref" in the document, wherever it is. */
@@ -88,9 +91,12 @@ describe("GET /openapi.json and /docs", () => {
       expect(ref).toMatch(/^#\/components\/schemas\//);
       expect(components[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
     }
-    for (const [path, item] of Object.entries(document.paths as JsonObject)) {
-      expect(Object.keys(item as JsonObject)).toEqual(["get"]);
-      const operation = (item as JsonObject).get as JsonObject;
+    const operations = Object.entries(document.paths as JsonObject).flatMap(([path, item]) =>
+      Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation })),
+    );
+    for (const { path, method, operation: described } of operations) {
+      expect(["get", "post", "delete"]).toContain(method);
+      const operation = described as JsonObject;
       expect(operation.summary, path).toEqual(expect.any(String));
       const parameters = (operation.parameters ?? []) as JsonObject[];
       const names = parameters.map((p) => `${p.in}:${p.name}`);
@@ -104,7 +110,9 @@ describe("GET /openapi.json and /docs", () => {
       expect(names.filter((n) => n.startsWith("path:")).sort()).toEqual(templated.sort());
       const responses = operation.responses as JsonObject;
       for (const code of Object.keys(responses)) expect(code).toMatch(/^[1-5]\d\d$/);
-      expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "400"]));
+      expect(Object.keys(responses)).toEqual(
+        expect.arrayContaining([method === "post" ? "201" : "200", "400"]),
+      );
       const badRequest = (responses["400"] as JsonObject).content as JsonObject;
       expect(((badRequest["application/json"] as JsonObject).schema as JsonObject).$ref).toBe(
         "#/components/schemas/Error",
