@@ -84,6 +84,29 @@ describe("two API replicas on one database", () => {
     expect(anonymous.headers.get("ratelimit-limit")).toBe("100");
   });
 
+  it("when 60 requests race on two replicas against a limit of 40, then exactly 40 pass", async () => {
+    const [a, b] = await twoReplicas({ accountSettings: { anonymousRequestsPerMinute: 40 } });
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call((i % 2 === 0 ? a : b).url, "/v1/tags")),
+    );
+    const passed = answers.filter((answer) => answer.status === 200).length;
+    expect(passed).toBe(40);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(20);
+  });
+
+  it("when a key is used on both replicas, then its usage counts every request once", async () => {
+    const [a, b] = await twoReplicas();
+    const key = await issueKey(database.db, "acme", "test", ["catalogue:read", "billing:read"]);
+    for (let i = 0; i < 9; i++)
+      await call((i % 3 === 0 ? a : b).url, "/v1/tags", { headers: bearer(key.key) });
+    await b.accounts.usage.flush();
+    const usage = await call(a.url, "/v1/usage", { headers: bearer(key.key) });
+    expect(usage.body.items).toEqual([
+      expect.objectContaining({ api_key_id: key.id, route_group: "catalogue", requests: "9" }),
+      expect.objectContaining({ api_key_id: key.id, route_group: "usage", requests: "1" }),
+    ]);
+  });
+
   it("when the limit is far away, then a replica reserves points in blocks and RateLimit-Remaining still falls", async () => {
     const [a] = await twoReplicas({ accountSettings: { anonymousRequestsPerMinute: 10_000 } });
     const remaining: number[] = [];
