@@ -20,7 +20,9 @@ async function startProduct(
     LOG_LEVEL: "info",
     SOURCES: "none",
   });
-  const pgReady = await proc.waitForLog((l) => l.msg === "embedded postgres ready");
+  const pgReady = await proc.waitForLog(
+    (l) => l.component === "embedded-postgres" && typeof l.port === "number" && l.msg !== undefined,
+  );
   const listening = await proc.waitForLog((l) => typeof l.msg === "string" && l.msg.includes("listening"));
   return { proc, port: listening.port as number, pgPort: pgReady.port as number };
 }
