@@ -124,8 +124,17 @@ describe("npm start (src/main.ts)", () => {
   });
 
   it("when a setting is invalid, then it exits non-zero naming the variable and what is allowed", async () => {
-    const proc = startEntryPoint("src/main.ts", [], { PORT: "abc", CRAWL_SCHEDULE: "hourly" });
+    const proc = startEntryPoint("src/main.ts", [], {
+      PORT: "abc",
+      CRAWL_SCHEDULE: "hourly",
+      SITE_OVERRIDES: "{bad",
+      PROBE_ENABLED: "FALSE",
+    });
     expect(await proc.exited).toBe(1);
+    expect(proc.stderr()).toMatch(/^Invalid configuration:\n/);
+    expect(proc.stderr()).toContain('SITE_OVERRIDES="{bad": must be JSON such as');
+    expect(proc.stderr()).not.toContain("PROBE_ENABLED");
+    expect(proc.stderr()).not.toMatch(/\n\s+at /); // no stack trace
     expect(proc.stderr()).toContain('PORT="abc": must be a number');
     expect(proc.stderr()).toContain('CRAWL_SCHEDULE="hourly": must be a cron expression');
   });
