@@ -136,6 +136,6 @@ describe("npm start (src/main.ts)", () => {
     expect(proc.stderr()).not.toContain("PROBE_ENABLED");
     expect(proc.stderr()).not.toMatch(/\n\s+at /); // no stack trace
     expect(proc.stderr()).toContain('PORT="abc": must be a number');
-    expect(proc.stderr()).toContain('CRAWL_SCHEDULE="hourly": must be a cron expression');
+    expect(proc.stderr()).toContain('CRAWL_SCHEDULE="hourly": must be a five-field cron expression');
   });
 });
