@@ -139,7 +139,10 @@ export const settings = {
     description: "User-Agent sent by the crawler.",
   },
   SITE_OVERRIDES: {
-    schema: jsonSetting(siteOverridesSchema, '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}').optional(),
+    schema: jsonSetting(
+      siteOverridesSchema,
+      '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}',
+    ).optional(),
     description:
       'JSON map of host to extra label wording, e.g. {"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}.',
   },
@@ -226,7 +229,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const raw = env[name];
     const result = setting.schema.safeParse(raw === "" ? undefined : raw);
     if (result.success) values[name] = result.data;
-    else problems.push(`${name}=${JSON.stringify(redactSecrets(raw ?? ""))}: ${describeIssues(result.error.issues)}`);
+    else
+      problems.push(
+        `${name}=${JSON.stringify(redactSecrets(raw ?? ""))}: ${describeIssues(result.error.issues)}`,
+      );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return values as Config;

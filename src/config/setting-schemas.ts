@@ -14,7 +14,9 @@ const FALSE_WORDS = ["false", "0", "no", "off"];
 export const booleanFlag = z
   .string()
   .transform((value) => value.trim().toLowerCase())
-  .pipe(z.enum([...TRUE_WORDS, ...FALSE_WORDS], { error: "must be true or false (also 1/0, yes/no, on/off)" }))
+  .pipe(
+    z.enum([...TRUE_WORDS, ...FALSE_WORDS], { error: "must be true or false (also 1/0, yes/no, on/off)" }),
+  )
   .transform((value) => TRUE_WORDS.includes(value));
 
 const CRON_HELP = "must be a five-field cron expression such as '0 * * * *' (minute hour day month weekday)";

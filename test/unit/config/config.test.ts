@@ -61,7 +61,11 @@ describe("loadConfig", () => {
       '{"dir.example":{"labels":{"uptime":["Verfügbarkeit"]}}}',
       /SITE_OVERRIDES=.*: dir\.example\.labels: unknown key\(s\) uptime/,
     ],
-    ["SITE_OVERRIDES", '{"dir.example":{"labels":{"tags":"x"}}}', /dir\.example\.labels\.tags: must be a list/],
+    [
+      "SITE_OVERRIDES",
+      '{"dir.example":{"labels":{"tags":"x"}}}',
+      /dir\.example\.labels\.tags: must be a list/,
+    ],
     ["DATABASE_URL", "mysql://user:hunter2@db/x", /DATABASE_URL="mysql:\/\/user:\*\*\*@db\/x"/],
     ["LOG_LEVEL", "verbose", /LOG_LEVEL="verbose": must be one of fatal, error/],
     ["CRAWL_RESPECT_ROBOTS_TXT", "maybe", /CRAWL_RESPECT_ROBOTS_TXT="maybe": must be true or false/],
@@ -88,7 +92,9 @@ describe("loadConfig", () => {
   });
 
   it("when SITE_OVERRIDES is valid JSON of known fields, then it is read into label wording per host", () => {
-    const config = loadConfig({ SITE_OVERRIDES: '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}' });
+    const config = loadConfig({
+      SITE_OVERRIDES: '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}',
+    });
     expect(config.SITE_OVERRIDES).toEqual({ "dir.example": { labels: { uptime30d: ["Verfügbarkeit"] } } });
   });
 
