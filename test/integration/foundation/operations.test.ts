@@ -123,6 +123,14 @@ describe("operations: processes and the embedded database", () => {
     expect(api.lines.at(-1)).toMatchObject({ exitCode: 1 });
   });
 
+  it("when npm run crawl -- --help is typed, then it prints the usage and exits 0", async () => {
+    const help = startNpmScript("crawl", ["--help"], {});
+    started.push(help);
+    expect(await help.exited).toBe(0);
+    expect(help.lines[0]?.msg).toMatch(/^usage: npm run crawl -- \[--kind bazaar\|html_directory\] \[URL\]/);
+    expect(help.stderr()).toBe("");
+  });
+
   it.runIf(process.getuid?.() === 0)(
     "when root runs it with data in a directory the postgres user cannot enter, then it exits 1 naming the cause and the fix",
     async () => {
