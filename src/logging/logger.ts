@@ -30,6 +30,18 @@ export function createLogger(level: string, pretty = process.stdout.isTTY === tr
         method.apply(this, args);
       },
     },
-    ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } } : {}),
+    // On a terminal one event is one line: context a person does not need there (ids, the
+    // progress numbers already in the message) stays in the JSON form only.
+    ...(pretty
+      ? {
+          transport: {
+            target: "pino-pretty",
+            options: {
+              translateTime: "SYS:HH:MM:ss.l",
+              ignore: "pid,hostname,service,component,crawlRun,progress",
+            },
+          },
+        }
+      : {}),
   });
 }
