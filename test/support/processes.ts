@@ -21,6 +21,15 @@ export function startEntryPoint(script: string, args: string[], env: Record<stri
   return startCommand(process.execPath, ["--import", "tsx", script, ...args], env);
 }
 
+/** A built entry point (`npm run build` → dist/), run by node alone as the image runs it. */
+export function startBuiltEntryPoint(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): StartedProcess {
+  return startCommand(process.execPath, [script, ...args], env);
+}
+
 /** `npm run <script>` as an operator types it (npm, its shell, then node), to test what npm does with signals. */
 export function startNpmScript(script: string, args: string[], env: Record<string, string>): StartedProcess {
   return startCommand("npm", ["run", "--silent", script, ...(args.length > 0 ? ["--", ...args] : [])], env);

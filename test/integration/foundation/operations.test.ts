@@ -1,9 +1,17 @@
-import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { processAlive } from "../../../src/db/embedded-postgres-users";
-import { type StartedProcess, startEntryPoint, startNpmScript } from "../../support/processes";
+import { FixtureSite } from "../../support/fixture-site";
+import { miniDetail, miniListing } from "../../support/mini-directory";
+import {
+  type StartedProcess,
+  startBuiltEntryPoint,
+  startEntryPoint,
+  startNpmScript,
+} from "../../support/processes";
 
 const EMBEDDED_PASSWORD = "catalogue-embedded";
 
@@ -121,6 +129,36 @@ describe("operations: processes and the embedded database", () => {
       api.lines.some((l) => String(l.msg).startsWith("the embedded postgres this process used has stopped")),
     ).toBe(true);
     expect(api.lines.at(-1)).toMatchObject({ exitCode: 1 });
+  });
+
+  it("when built with npm run build, then dist/ serves the API and crawls with extraction threads, with no tsx", async () => {
+    execFileSync("npm", ["run", "--silent", "build"], { stdio: "ignore" });
+    for (const file of await readdir("dist")) {
+      if (file.endsWith(".js"))
+        expect(await readFile(path.join("dist", file), "utf8")).not.toMatch(/from "tsx|import\("tsx|tsImport/);
+    }
+    const site = await new FixtureSite().start();
+    site.set("/dir", miniListing(["built"])).set("/s/built", miniDetail("built"));
+    const dir = await dataDir();
+    const api = startBuiltEntryPoint("dist/main.js", [], productEnv(dir));
+    started.push(api);
+    try {
+      const port = await listeningPort(api);
+      const crawl = startBuiltEntryPoint("dist/crawl.js", [site.url("/dir")], {
+        CATALOGUE_DATA_DIR: dir,
+        CRAWL_EXTRACTION_THREADS: "1",
+        CRAWL_RESPECT_ROBOTS_TXT: "false",
+      });
+      expect(await crawl.exited).toBe(0);
+      expect(
+        crawl.lines.some((l) => String(l.msg).startsWith("crawl completed") && l.servicesNew === 1),
+      ).toBe(true);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      api.child.kill("SIGTERM");
+      expect(await api.exited).toBe(0);
+    } finally {
+      await site.stop();
+    }
   });
 
   it("when npm run crawl -- --help is typed, then it prints the usage and exits 0", async () => {
