@@ -135,7 +135,9 @@ describe("operations: processes and the embedded database", () => {
     execFileSync("npm", ["run", "--silent", "build"], { stdio: "ignore" });
     for (const file of await readdir("dist")) {
       if (file.endsWith(".js"))
-        expect(await readFile(path.join("dist", file), "utf8")).not.toMatch(/from "tsx|import\("tsx|tsImport/);
+        expect(await readFile(path.join("dist", file), "utf8")).not.toMatch(
+          /from "tsx|import\("tsx|tsImport/,
+        );
     }
     const site = await new FixtureSite().start();
     site.set("/dir", miniListing(["built"])).set("/s/built", miniDetail("built"));
