@@ -14,6 +14,7 @@ import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
 import { exportsRouter } from "./routes/exports";
+import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
 
@@ -77,6 +78,7 @@ export function createApp({
   app.use(endpointsRouter(catalogue, searches));
   app.use(exportsRouter(pool, catalogue, searches));
   app.use(catalogueRouter(pool));
+  app.use(probeSweepsRouter(pool));
   app.use(docsRouter());
   app.use(rootRouter());
   app.use(healthRouter(db));

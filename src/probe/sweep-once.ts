@@ -1,3 +1,4 @@
+import { finishProbeSweep, startProbeSweep } from "../catalogue/probe-sweeps";
 import { listProbeTargets } from "../catalogue/probe-writes";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
@@ -34,6 +35,7 @@ export interface SweepOnceDeps {
 export async function sweepOnce(deps: SweepOnceDeps): Promise<SweepSummary> {
   const started = Date.now();
   const targets = await listProbeTargets(deps.db);
+  const sweepId = await startProbeSweep(deps.db, "manual", targets.length);
   deps.logger.info({ endpoints: targets.length }, `probe sweep of ${targets.length} endpoints started`);
   const counts: ProbeCounts = { probed: 0, skipped: 0 };
   const outcomes: Partial<Record<ProbeOutcome, number>> = {};
@@ -64,6 +66,7 @@ export async function sweepOnce(deps: SweepOnceDeps): Promise<SweepSummary> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.settings.concurrency, targets.length) }, slot));
+  await finishProbeSweep(deps.db, sweepId);
   return {
     endpoints: targets.length,
     probed: counts.probed,

@@ -4,6 +4,7 @@ import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } fr
 import { errorBodySchema, noQuery } from "../schemas/common";
 import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
 import { healthSchema, rootSchema } from "../schemas/operations";
+import { probeSweepListSchema } from "../schemas/probe-sweeps";
 import {
   historyExportQuery,
   historyListSchema,
@@ -103,6 +104,16 @@ function routes(): RouteConfig[] {
       summary: "Recent crawl runs with their counts and errors",
       request: { query: pagingQuery },
       responses: jsonResponse("Newest first.", crawlRunListSchema),
+    },
+    {
+      method: "get",
+      path: "/v1/probe-sweeps",
+      operationId: "listProbeSweeps",
+      summary: "Recent probe sweeps with their outcomes",
+      description:
+        "Scheduled sweeps and `npm run probe` runs; each counts the probes recorded until the next sweep.",
+      request: { query: pagingQuery },
+      responses: jsonResponse("Newest first.", probeSweepListSchema),
     },
     {
       method: "get",

@@ -24,6 +24,7 @@ const OPERATIONS = [
   "/v1/categories",
   "/v1/tags",
   "/v1/crawls",
+  "/v1/probe-sweeps",
   "/v1/services.csv",
   "/v1/history.csv",
   "/healthz",

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeSweepListSchema } from "../../../src/http/schemas/probe-sweeps";
+import { listen } from "../../../src/http/server";
+import { startProbing } from "../../../src/probe/start-probing";
+import { createTestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { TEST_USER_AGENT } from "../../support/probe";
+import { testLogger } from "../../support/logger";
+import { TEST_USER_AGENT, testProbeSettings } from "../../support/probe";
 import { startEntryPoint } from "../../support/processes";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
@@ -49,6 +54,57 @@ describe("npm run probe: one sweep from the command line", () => {
     });
     expect(await database.db.endpointProbe.count()).toBe(3);
     expect(site.requests).toHaveLength(3);
+  });
+
+  it("when sweeps ran from the command line and on the schedule, then /v1/probe-sweeps lists both with their own outcomes", async () => {
+    // The first test's manual sweep is recorded; now a scheduled one, probed by a queue worker.
+    site.set("/free", { status: 503, body: "busy" });
+    const probing = await startProbing({
+      db: database.db,
+      databaseUrl: database.url,
+      settings: testProbeSettings(),
+      logger: testLogger,
+      runWorker: true,
+    });
+    try {
+      await probing.requestSweep();
+      for (let waited = 0; (await database.db.endpointProbe.count()) < 6; waited += 100) {
+        if (waited > 30_000) throw new Error("the scheduled sweep's probes did not land");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await probing.stop();
+    }
+    const api = createTestApp(database);
+    const server = await listen(api.app, 0, "127.0.0.1");
+    try {
+      const response = await fetch(`http://127.0.0.1:${server.port}/v1/probe-sweeps`);
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      expect(probeSweepListSchema.safeParse(body).success).toBe(true);
+      expect(body).toMatchObject({
+        total: 2,
+        items: [
+          {
+            trigger: "schedule",
+            finished_at: null,
+            endpoints: 3,
+            probed: 3,
+            outcomes: { challenge: 2, http_error: 1 },
+          },
+          {
+            trigger: "manual",
+            finished_at: expect.any(String),
+            endpoints: 3,
+            probed: 3,
+            outcomes: { challenge: 2, no_challenge: 1 },
+          },
+        ],
+      });
+    } finally {
+      await server.close();
+      await api.close();
+    }
   });
 
   it("when probing is disabled, then it exits 1 saying so", async () => {
