@@ -8,12 +8,10 @@ export const probeSweepSchema = z
     id: z.guid().meta({ description: "The sweep's id." }),
     trigger: z.enum(["schedule", "manual"]).meta({ description: "PROBE_SCHEDULE, or `npm run probe`." }),
     started_at: isoTimestamp,
-    finished_at: isoTimestamp
-      .nullable()
-      .meta({
-        description:
-          "When `npm run probe` finished; null for scheduled sweeps (their probes run on the workers).",
-      }),
+    finished_at: isoTimestamp.nullable().meta({
+      description:
+        "When `npm run probe` finished; null for scheduled sweeps (their probes run on the workers).",
+    }),
     endpoints: count("Endpoints the sweep offered to the probes."),
     probed: count("Probes recorded from its start until the next sweep started (or now)."),
     outcomes: z
