@@ -213,7 +213,8 @@ export class ConfigError extends Error {
 function describeIssues(issues: z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => {
-      const where = issue.path.map(String).join(".");
+      // Paths name places inside JSON objects; an index into a comma-separated list says nothing.
+      const where = issue.path.some((key) => typeof key === "string") ? issue.path.map(String).join(".") : "";
       const what =
         issue.code === "unrecognized_keys" ? `unknown key(s) ${issue.keys.join(", ")}` : issue.message;
       return where ? `${where}: ${what}` : what;
