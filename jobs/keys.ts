@@ -1,12 +1,10 @@
 // `npm run keys -- create|list|revoke …`: operators manage organisations' API keys.
 import { KEYS_USAGE, parseKeysCommand, runKeysCommand, UsageError } from "../src/accounts/keys-command";
-import { loadConfig } from "../src/config/config";
 import { createPrismaClient } from "../src/db/prisma-client";
-import { createLogger } from "../src/logging/logger";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 
-await runCli(async () => {
+await runCli("keys", async ({ config, logger }) => {
   let command: ReturnType<typeof parseKeysCommand>;
   try {
     command = parseKeysCommand(process.argv.slice(2));
@@ -15,8 +13,6 @@ await runCli(async () => {
     console.error(`${error.message}\n${KEYS_USAGE}`);
     return 2;
   }
-  const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL);
   const server = await openDatabaseServer(config, logger);
   const db = createPrismaClient(server.url, 2);
   try {

@@ -25,6 +25,7 @@ const POLICIES: Record<string, RoutePolicy> = {
   categories: CATALOGUE,
   tags: CATALOGUE,
   crawls: CATALOGUE,
+  "probe-sweeps": CATALOGUE,
   "services.csv": EXPORTS,
   "history.csv": EXPORTS,
   "api-keys": { group: "keys", access: "protected", scope: "keys:write" },

@@ -1,28 +1,13 @@
-import { Cron } from "croner";
 import { z } from "zod";
+import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
+import { booleanFlag, cronExpression, jsonSetting, siteOverridesSchema } from "./setting-schemas";
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
  * description (the README's configuration table mirrors this list). A bad value stops the process
  * with a message naming the variable and what is allowed.
  */
-
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
-  .transform((value) => ["true", "1", "yes"].includes(value));
-
-const cronExpression = z.string().refine(
-  (value) => {
-    try {
-      new Cron(value, { paused: true }).stop();
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: "must be a cron expression such as '0 * * * *' (minute hour day month weekday)" },
-);
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const postgresUrl = z.url({
@@ -179,7 +164,10 @@ export const settings = {
     description: "User-Agent sent by the crawler.",
   },
   SITE_OVERRIDES: {
-    schema: z.string().optional(),
+    schema: jsonSetting(
+      siteOverridesSchema,
+      '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}',
+    ).optional(),
     description:
       'JSON map of host to extra label wording, e.g. {"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}.',
   },
@@ -262,6 +250,19 @@ export class ConfigError extends Error {
   }
 }
 
+/** One message per problem; a problem inside a JSON value names where it is (`dir.example.labels`). */
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      // Paths name places inside JSON objects; an index into a comma-separated list says nothing.
+      const where = issue.path.some((key) => typeof key === "string") ? issue.path.map(String).join(".") : "";
+      const what =
+        issue.code === "unrecognized_keys" ? `unknown key(s) ${issue.keys.join(", ")}` : issue.message;
+      return where ? `${where}: ${what}` : what;
+    })
+    .join("; ");
+}
+
 /** Empty strings count as unset, as most shells and compose files write them. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const problems: string[] = [];
@@ -272,7 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (result.success) values[name] = result.data;
     else
       problems.push(
-        `${name}=${JSON.stringify(raw)}: ${result.error.issues.map((i) => i.message).join("; ")}`,
+        `${name}=${JSON.stringify(redactSecrets(raw ?? ""))}: ${describeIssues(result.error.issues)}`,
       );
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -17,6 +17,8 @@ import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
 import { exportsRouter } from "./routes/exports";
+import { probeSweepsRouter } from "./routes/probe-sweeps";
+import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
 
 export interface AppDependencies {
@@ -92,8 +94,11 @@ export function createApp({
   app.use(endpointsRouter(catalogue, searches));
   app.use(exportsRouter(pool, catalogue, searches));
   app.use(catalogueRouter(pool));
+  app.use(probeSweepsRouter(pool));
   app.use(docsRouter());
   app.use(accountsRouter(db, pool, accounts));
+  app.use(rootRouter());
+  app.use(healthRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

@@ -12,7 +12,7 @@ import { startProbing } from "../probe/start-probing";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
 import { openDatabaseServer } from "./database";
-import type { Shutdown } from "./shutdown";
+import { DATABASE_LOST, type Shutdown } from "./shutdown";
 
 export interface Product {
   db: Database;
@@ -29,6 +29,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   const started = Date.now();
   const server = await openDatabaseServer(config, logger);
   shutdown.register("database server", () => server.stop());
+  server.onLost(() => shutdown.fail(DATABASE_LOST));
   const db = createPrismaClient(server.url);
   shutdown.register("database client", () => db.$disconnect());
   const pool = createReadPool(server.url, 10, logger);

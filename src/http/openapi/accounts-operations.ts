@@ -40,6 +40,7 @@ export function accountOperations(): RouteConfig[] {
     {
       method: "post",
       path: "/v1/api-keys",
+      operationId: "createApiKey",
       summary: "Create an API key",
       description:
         "In the calling key's organisation and environment, with scopes the calling key holds. The key is in this " +
@@ -50,6 +51,7 @@ export function accountOperations(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/api-keys",
+      operationId: "listApiKeys",
       summary: "List the API keys of this organisation and environment",
       description:
         "Newest first, revoked keys included; a prefix and the last four characters, never the key.",
@@ -59,6 +61,7 @@ export function accountOperations(): RouteConfig[] {
     {
       method: "delete",
       path: "/v1/api-keys/{id}",
+      operationId: "revokeApiKey",
       summary: "Revoke an API key",
       description: "Refused on every replica from the next request on. Revoking twice keeps the first time.",
       request: { params: apiKeyIdParams, query: noQuery },
@@ -71,6 +74,7 @@ export function accountOperations(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/usage",
+      operationId: "getUsage",
       summary: "Requests and exported CSV rows per key, day and route group",
       description:
         "This organisation and environment only, oldest day first. Other API processes' latest counts arrive " +
