@@ -13,6 +13,7 @@ import { methodNotAllowed, sendCacheable } from "../responses";
 import { noQuery } from "../schemas/common";
 import {
   historyQuery,
+  isServiceId,
   type serviceExportQuery,
   serviceIdParams,
   serviceListQuery,
@@ -93,7 +94,7 @@ export function servicesRouter(
     .get(async (req, res) => {
       const { id } = parseInput(serviceIdParams, req.params, "path");
       parseInput(noQuery, req.query, "query");
-      const detail = await getServiceDetail(pool, id);
+      const detail = isServiceId(id) ? await getServiceDetail(pool, id) : null;
       if (!detail) throw notFound(id);
       sendCacheable(res, serviceDetailJson(detail));
     })
@@ -104,7 +105,8 @@ export function servicesRouter(
     .get(async (req, res) => {
       const { id } = parseInput(serviceIdParams, req.params, "path");
       const query = parseInput(historyQuery, req.query, "query");
-      const page = await getServiceHistory(pool, id, query, { offset: query.offset, limit: query.limit });
+      const paging = { offset: query.offset, limit: query.limit };
+      const page = isServiceId(id) ? await getServiceHistory(pool, id, query, paging) : null;
       if (!page) throw notFound(id);
       sendCacheable(res, listJson(page, historyJson));
     })

@@ -120,7 +120,18 @@ export const serviceListQuery = z
 
 export const serviceExportQuery = z.strictObject(serviceFilterParams).superRefine(relevanceNeedsQ);
 
-export const serviceIdParams = z.strictObject({ id: serviceIdParam });
+/**
+ * A path id is any text: one that is not a service id names no service, so it is a 404 like an
+ * unknown UUID (the client asked for a resource, not a malformed search).
+ */
+export const serviceIdParams = z.strictObject({
+  id: z.string().meta({ description: "The service's id, as the list shows it." }),
+});
+
+/** Whether a path id can name a service at all (ids are UUIDs); any other answers 404 unread. */
+export function isServiceId(id: string): boolean {
+  return serviceIdParam.safeParse(id).success;
+}
 
 export const historyQuery = z
   .strictObject({

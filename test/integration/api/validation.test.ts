@@ -99,8 +99,6 @@ describe("request validation and HTTP behaviour", () => {
       "/v1/services?limit=500&foo=1&bar=2",
       `limit: must be a whole number from 1 to 200 (got "500"); unknown query parameters "foo", "bar"; allowed: ${SERVICE_PARAMS}`,
     ],
-    ["/v1/services/not-a-uuid", 'id: must be a service id (a UUID) (got "not-a-uuid")'],
-    ["/v1/services/not-a-uuid/history", 'id: must be a service id (a UUID) (got "not-a-uuid")'],
     [
       "/v1/services/00000000-0000-4000-8000-000000000000?expand=1",
       'unknown query parameter "expand"; allowed: none',
@@ -139,6 +137,28 @@ describe("request validation and HTTP behaviour", () => {
       const response = await request(api.app).get(path);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ statusCode: 400, message, error: "Bad Request" });
+    },
+  );
+
+  it.each([
+    "not-a-uuid",
+    "42",
+    "00000000-0000-4000-8000-00000000000",
+    "00000000-0000-4000-8000-000000000000x",
+    "%E2%9C%93",
+    "00000000-0000-4000-8000-000000000000",
+  ])(
+    "when a service or its history is asked by an id that names no service (%s), then 404 with the error body",
+    async (id) => {
+      for (const path of [`/v1/services/${id}`, `/v1/services/${id}/history`]) {
+        const response = await request(api.app).get(path);
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({
+          statusCode: 404,
+          message: `No service with id ${decodeURIComponent(id)}`,
+          error: "Not Found",
+        });
+      }
     },
   );
 
