@@ -1,6 +1,7 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
+import { shownId } from "./service-queries";
 
 export interface EndpointFilters {
   q?: string;
@@ -39,7 +40,7 @@ export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> 
   const rows = await queryRows<Omit<ListedEndpoint, "paymentOptions">>(
     db,
     Prisma.sql`
-      SELECT e.id::text, coalesce(s.canonical_id, s.id)::text AS "serviceId", s.name AS "serviceName",
+      SELECT e.id::text, ${shownId("s")}::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
         d.document::text AS document
       FROM endpoints e

@@ -104,11 +104,17 @@ export function endpointProbeJson(endpoint: string, asOf: Prisma.Sql): Prisma.Sq
 }
 
 /**
- * The probe summary of the catalogue entry whose primary is `entry` (an alias) over every endpoint
- * of every row of the entry, as JSON for probeSummaryOf.
+ * The probe summary of the catalogue entry whose primary is `entry` (an alias) over the endpoints
+ * the entry shows, as JSON for probeSummaryOf. Two sources listing the same method and URL give two
+ * endpoint rows, each probed; the entry shows that endpoint once (the first row's, as the detail
+ * merges them), so only that row's probes count: a call is never counted twice.
  */
 export function entryProbeJson(entry: string, asOf: Prisma.Sql): Prisma.Sql {
-  const ofEntry = Prisma.sql`pe.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", entry)})`;
+  const ofEntry = Prisma.sql`pe.id IN (
+    SELECT DISTINCT ON (se.method, se.url) se.id
+    FROM services m JOIN endpoints se ON se.service_id = m.id
+    WHERE ${isEntryMember("m", entry)}
+    ORDER BY se.method, se.url, (m.id = ${Prisma.raw(entry)}.id) DESC, m.first_seen_at, m.id, se.position, se.id)`;
   return summaryJson(
     Prisma.sql`(SELECT max(pe.last_verified_at) FROM endpoints pe WHERE ${ofEntry})`,
     ofEntry,

@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import { serviceEndpoints, serviceTags } from "./search-index";
+import { shownId } from "./service-queries";
 import { decimalText } from "./sql";
 
 /** CSV columns of services.csv, in order; multi-valued cells are joined (tags by "|", endpoints by line). */
@@ -29,7 +30,7 @@ export const SERVICE_EXPORT_COLUMNS = [
  */
 export function serviceExportQuery(ids: string[]): Prisma.Sql {
   return Prisma.sql`
-    SELECT s.id::text, s.name, s.domain, s.description, s.category,
+    SELECT ${shownId("s")}::text, s.name, s.domain, s.description, s.category,
       nullif(array_to_string(coalesce(r.tags, ${serviceTags(Prisma.sql`s`)}), '|'), ''),
       (SELECT string_agg((x ->> 'method') || ' ' || (x ->> 'url'), E'\n' ORDER BY n)
        FROM jsonb_array_elements(coalesce(r.endpoints, ${serviceEndpoints(Prisma.sql`s`)})) WITH ORDINALITY AS a(x, n)),

@@ -89,7 +89,10 @@ export interface EndpointSummary {
 }
 
 export interface ServiceRecord {
+  /** The entry's stable id (see shownId); what the API shows. */
   id: string;
+  /** The primary row's own id: the key of the entry's rows and facets inside the catalogue. */
+  rowId: string;
   name: string;
   domain: string | null;
   description: string | null;
@@ -113,12 +116,21 @@ export interface ServiceRecord {
 }
 
 /**
+ * The id the API shows for the entry of row `alias`: the entry's stable id once the merge step
+ * has given it one (see entry_id in the schema), else its primary's id, else the row's own.
+ */
+export function shownId(alias: string): Prisma.Sql {
+  const s = Prisma.raw(alias);
+  return Prisma.sql`coalesce(${s}.entry_id, ${s}.canonical_id, ${s}.id)`;
+}
+
+/**
  * Columns of a service `s` LEFT JOINed to its read model `r` (service_search). Tags and endpoints
  * come from the read model; a service whose read model was never built falls back to reading
  * them directly (COALESCE evaluates the subquery only then).
  */
 export const SERVICE_COLUMNS = Prisma.sql`
-  s.id, s.name, s.domain, s.description, s.category,
+  ${shownId("s")} AS id, s.id AS "rowId", s.name, s.domain, s.description, s.category,
   coalesce(r.tags, ${serviceTags(Prisma.sql`s`)}) AS tags,
   coalesce(r.endpoints, ${serviceEndpoints(Prisma.sql`s`)}) AS endpoints,
   s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
@@ -169,16 +181,18 @@ export async function allEntries(db: Queryable): Promise<EntryRow[]> {
 }
 
 /**
- * `s` (with its read model `r`) is the catalogue entry of the row `id` (a uuid expression): the
- * row itself if it is a primary, else its primary (a row whose primary has gone is answered as
- * itself rather than lost). Select SERVICE_COLUMNS from it; no row when no row has that id.
+ * `s` (with its read model `r`) is the catalogue entry that `id` (a uuid expression) names: the
+ * entry shown under that id, else the entry of the row with that id (an id an entry was shown
+ * under before, or a source row's own id). Its primary row if it has one (a row whose primary has
+ * gone is answered as itself rather than lost). Select SERVICE_COLUMNS from it; no row when
+ * nothing has that id.
  */
 export function entryOfRow(id: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(
       SELECT s.id FROM services asked
       JOIN services s ON s.id IN (asked.id, asked.canonical_id)
-      WHERE asked.id = ${id}
-      ORDER BY (s.id = asked.canonical_id) DESC
+      WHERE asked.entry_id = ${id} OR asked.id = ${id}
+      ORDER BY (asked.entry_id = ${id}) IS TRUE DESC, (s.id = asked.canonical_id) DESC
       LIMIT 1
     ) entry
     JOIN services s ON s.id = entry.id

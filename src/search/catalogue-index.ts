@@ -38,6 +38,7 @@ function serviceEntry(
   const { document: _document, sortRanks, ...record } = row;
   return {
     id: row.id,
+    rowId: row.rowId,
     status: row.status,
     category: row.category?.toLowerCase() ?? null,
     domain: row.domain,
@@ -100,7 +101,7 @@ export async function loadCatalogueIndex(
   const [snapshot, entries, facets, endpoints] = loaded;
   // Built in steps with the event loop free in between (see TextIndex.build).
   const serviceEntries = entries.map((row) =>
-    serviceEntry(row, facets.get(row.id) ?? NO_FACETS, serialisers.service),
+    serviceEntry(row, facets.get(row.rowId) ?? NO_FACETS, serialisers.service),
   );
   const serviceText = await TextIndex.build(entries.map((row) => row.document));
   await yieldToEventLoop();

@@ -27,7 +27,10 @@ export interface PaymentFacet {
 }
 
 export interface ServiceEntry {
+  /** The id the API shows (ties in every sort are broken by it). */
   id: string;
+  /** The primary row's id: what SQL reads the entry's row by (the CSV export). */
+  rowId: string;
   status: "listed" | "delisted";
   /** Lower-cased. */
   category: string | null;
@@ -191,9 +194,9 @@ export class ServiceIndex {
     return { items: page.map((i) => [this.at(i).json]), total, fingerprint: page.join(",") };
   }
 
-  /** The ids of a found page (the CSV export). */
+  /** The primary rows' ids of a found page (the CSV export reads those rows). */
   ids({ page }: Found): string[] {
-    return page.map((i) => this.at(i).id);
+    return page.map((i) => this.at(i).rowId);
   }
 
   private at(i: number): ServiceEntry {
