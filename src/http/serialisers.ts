@@ -11,10 +11,16 @@ import type {
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
+import type { QueryReading } from "../search/partial-query";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+
+/** How a search read its q: corrections, dropped words, whether results match only some words. */
+export function queryReadingJson(reading: QueryReading) {
+  return { corrected: reading.corrected, dropped: reading.dropped, partial: reading.partial };
+}
 
 export function listJson<T, J>(page: Page<T>, item: (record: T) => J) {
   return { items: page.items.map(item), has_more: page.hasMore, total: page.total };

@@ -17,10 +17,10 @@ export function endpointsRouter(catalogue: CatalogueIndexStore, searches: Search
       const filters = { q: query.q, method: query.method, category: query.category };
       const index = await catalogue.current();
       const now = Date.now();
-      const listing = await searches.search(query.q, index.endpoints.text, (text) =>
+      const { answer, reading } = await searches.search(query.q, index.endpoints.text, (text) =>
         index.endpoints.list(filters, paging, text, now),
       );
-      sendListing(res, index.snapshot, listing, paging);
+      sendListing(res, index.snapshot, answer, paging, reading);
     })
     .all(methodNotAllowed);
   return router;

@@ -62,10 +62,10 @@ export async function findServices(
   const order = serviceOrder(query.q, query.sort, query.order);
   const window = paging ?? { offset: 0, limit: index.services.size };
   const now = Date.now();
-  const found = await searches.search(query.q, index.services.text, (text) =>
+  const { answer: found, reading } = await searches.search(query.q, index.services.text, (text) =>
     index.services.find(filters, order, window, text, now),
   );
-  return { index, found };
+  return { index, found, reading };
 }
 
 export function notFound(id: string): HttpError {
@@ -84,8 +84,8 @@ export function servicesRouter(
     .get(async (req, res) => {
       const query = parseInput(serviceListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const { index, found } = await findServices(catalogue, searches, query, paging);
-      sendListing(res, index.snapshot, index.services.listing(found), paging);
+      const { index, found, reading } = await findServices(catalogue, searches, query, paging);
+      sendListing(res, index.snapshot, index.services.listing(found), paging, reading);
     })
     .all(methodNotAllowed);
 

@@ -97,6 +97,27 @@ export function listSchema<T extends z.ZodType>(item: T, id: string) {
     .meta({ id });
 }
 
+/** How a search read its `q`: present on every answer to a request with `q`. */
+export const queryReadingSchema = z
+  .strictObject({
+    corrected: z.array(z.strictObject({ word: z.string(), to: z.array(z.string()) })).meta({
+      description: "Words unknown to the catalogue, each searched as the known words nearest to it.",
+    }),
+    dropped: z.array(z.string()).meta({
+      description: "Words left out: no entry has them (even corrected) together with the others kept.",
+    }),
+    partial: z.boolean().meta({
+      description:
+        "True when no entry has every word kept: each result then has as many of them as any entry has (most words matched first, then the sort).",
+    }),
+  })
+  .meta({ id: "QueryReading" });
+
+/** A list that a `q` searches: the list answer plus how `q` was read. */
+export function searchListSchema<T extends z.ZodType>(item: T, id: string) {
+  return listSchema(item, id).extend({ query: queryReadingSchema.optional() }).meta({ id });
+}
+
 export const isoTimestamp = z.iso.datetime().meta({ description: "ISO 8601, UTC." });
 export const decimalString = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listSchema, pagingParams, textParam } from "./common";
+import { isoTimestamp, pagingParams, searchListSchema, textParam } from "./common";
 import { methodParam, paymentOptionSchema } from "./services";
 
 export const endpointListQuery = z.strictObject({
@@ -30,4 +30,4 @@ export const endpointHitSchema = z
   })
   .meta({ id: "EndpointHit", description: "An endpoint of a listed service." });
 
-export const endpointListSchema = listSchema(endpointHitSchema, "EndpointList");
+export const endpointListSchema = searchListSchema(endpointHitSchema, "EndpointList");

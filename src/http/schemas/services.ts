@@ -11,6 +11,7 @@ import {
   numberParam,
   pagingParams,
   repeatableParam,
+  searchListSchema,
   serviceIdParam,
   textParam,
 } from "./common";
@@ -267,7 +268,7 @@ export const serviceDetailSchema = serviceSchema
   })
   .meta({ id: "ServiceDetail" });
 
-export const serviceListSchema = listSchema(serviceSchema, "ServiceList");
+export const serviceListSchema = searchListSchema(serviceSchema, "ServiceList");
 
 export const historyItemSchema = z
   .strictObject({

@@ -83,6 +83,7 @@ describe("GET /v1/endpoints (endpoint search)", () => {
       ],
       has_more: false,
       total: 1,
+      query: { corrected: [], dropped: [], partial: false },
     });
   });
 
