@@ -2,7 +2,7 @@ import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { completePage, type Page, type Paging } from "./paging";
 import { shownId } from "./service-queries";
-import { decimalText, whereAll } from "./sql";
+import { volumeText, whereAll } from "./sql";
 
 /** A window of time: history rows whose observed interval overlaps it are kept. */
 export interface HistoryWindow {
@@ -72,7 +72,7 @@ export async function getServiceHistory(
       pool,
       Prisma.sql`
         SELECT h.observed_from AS "observedFrom", h.observed_to AS "observedTo", h.uptime_30d AS "uptime30d",
-          h.avg_response_ms_30d AS "avgResponseMs30d", ${decimalText(Prisma.sql`h.volume_usdc_30d`)} AS "volumeUsdc30d",
+          h.avg_response_ms_30d AS "avgResponseMs30d", ${volumeText(Prisma.sql`h.volume_usdc_30d`)} AS "volumeUsdc30d",
           h.tx_count_30d AS "txCount30d", h.payer_count_30d AS "payerCount30d",
           h.info_updated_at AS "infoUpdatedAt"
         FROM stats_snapshots h
@@ -118,7 +118,7 @@ export function historyExportQuery(serviceId: string | undefined, window: Histor
   // service_id is the entry's shown id, as in services.csv: the two files join on it.
   return Prisma.sql`
     SELECT ${shownId("s")}::text, h.observed_from, h.observed_to,
-      h.uptime_30d::text, h.avg_response_ms_30d::text, ${decimalText(Prisma.sql`h.volume_usdc_30d`)},
+      h.uptime_30d::text, h.avg_response_ms_30d::text, ${volumeText(Prisma.sql`h.volume_usdc_30d`)},
       h.tx_count_30d::text, h.payer_count_30d::text, h.info_updated_at
     FROM stats_snapshots h JOIN services s ON s.id = h.service_id
     WHERE ${where}

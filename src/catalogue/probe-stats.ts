@@ -132,6 +132,16 @@ export interface ProbeJson {
   windows: Record<string, number | null>;
 }
 
+/**
+ * Measured figures are shown to a fixed precision: latencies to 0.1 ms, uptime to 0.01 % (a
+ * percentile of timings is not exact to the nanosecond, and 0.8069529999920633 ms reads as noise).
+ */
+function roundTo<T extends number | null>(value: T, decimals: number): T {
+  if (value === null) return value;
+  const scale = 10 ** decimals;
+  return (Math.round(value * scale) / scale) as T;
+}
+
 const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text));
 
 export function probeSummaryOf(json: ProbeJson, asOf: Date): ProbeSummary {
@@ -141,9 +151,9 @@ export function probeSummaryOf(json: ProbeJson, asOf: Date): ProbeSummary {
     const attempted = columns[`attempted_${key}`] ?? 0;
     windows[key] = {
       probes: columns[`probes_${key}`] ?? 0,
-      uptimePct: attempted === 0 ? null : (100 * (columns[`up_${key}`] ?? 0)) / attempted,
-      p50Ms: columns[`p50_${key}`] ?? null,
-      p99Ms: columns[`p99_${key}`] ?? null,
+      uptimePct: attempted === 0 ? null : roundTo((100 * (columns[`up_${key}`] ?? 0)) / attempted, 2),
+      p50Ms: roundTo(columns[`p50_${key}`] ?? null, 1),
+      p99Ms: roundTo(columns[`p99_${key}`] ?? null, 1),
     };
   }
   const lastAt = dateOrNull(json.last_at);

@@ -1,8 +1,8 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
-import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
+import { entryMinPrice, entryPaymentOptions, isEntryMember, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-index";
-import { decimalText, type SortDirection } from "./sql";
+import { decimalText, type SortDirection, volumeText } from "./sql";
 
 export type ServiceStatusFilter = "listed" | "delisted" | "all";
 
@@ -124,6 +124,15 @@ export function shownId(alias: string): Prisma.Sql {
   return Prisma.sql`coalesce(${s}.entry_id, ${s}.canonical_id, ${s}.id)`;
 }
 
+/** CAIP-2 networks of every payment option of the entry of `s`, sorted. */
+export const entryNetworks = Prisma.sql`(SELECT
+  coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
+  ${entryPaymentOptions("s")})`;
+
+/** Base URLs of the sources that list the entry of `s`, sorted. */
+export const entrySources = Prisma.sql`ARRAY(SELECT DISTINCT src.base_url FROM services m
+  JOIN sources src ON src.id = m.source_id WHERE ${isEntryMember("m", "s")} ORDER BY src.base_url)`;
+
 /**
  * Columns of a service `s` LEFT JOINed to its read model `r` (service_search). Tags and endpoints
  * come from the read model; a service whose read model was never built falls back to reading
@@ -134,12 +143,10 @@ export const SERVICE_COLUMNS = Prisma.sql`
   coalesce(r.tags, ${serviceTags(Prisma.sql`s`)}) AS tags,
   coalesce(r.endpoints, ${serviceEndpoints(Prisma.sql`s`)}) AS endpoints,
   s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
-  s.info_updated_at AS "infoUpdatedAt", ${decimalText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d",
+  s.info_updated_at AS "infoUpdatedAt", ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d",
   s.tx_count_30d AS "txCount30d", s.payer_count_30d AS "payerCount30d", s.status::text AS status,
   s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl",
-  ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin",
-  (SELECT coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
-   ${entryPaymentOptions("s")}) AS networks`;
+  ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin", ${entryNetworks} AS networks`;
 
 export type SortKey = Exclude<ServiceSort, "relevance">;
 

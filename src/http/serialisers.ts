@@ -76,6 +76,7 @@ export function probeJson(probe: ProbeSummary) {
 export function paymentOptionJson(option: PaymentOptionRecord) {
   return {
     origin: option.origin,
+    source: option.source,
     source_url: option.sourceUrl,
     scheme: option.scheme,
     network: option.network,
@@ -104,8 +105,8 @@ function endpointDetailJson(endpoint: EndpointDetail) {
 function sourceListingJson(source: SourceListing) {
   return {
     kind: source.kind,
+    source: source.source,
     source_url: source.sourceUrl,
-    listing_url: source.listingUrl,
     status: source.status,
     first_seen_at: source.firstSeenAt.toISOString(),
     last_seen_at: source.lastSeenAt.toISOString(),

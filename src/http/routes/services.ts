@@ -49,18 +49,18 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
 
 /**
  * The services a list or export query matches, from the catalogue index (typos corrected when
- * the words match nothing); every match when no paging is given.
+ * the words match nothing); every match from `offset` on when no limit is given.
  */
 export async function findServices(
   catalogue: CatalogueIndexStore,
   searches: SearchQueries,
   query: ServiceFilterQuery,
-  paging?: Paging,
+  paging?: { offset: number; limit?: number },
 ) {
   const index = await catalogue.current();
   const filters = serviceFilters(query);
   const order = serviceOrder(query.q, query.sort, query.order);
-  const window = paging ?? { offset: 0, limit: index.services.size };
+  const window = { offset: paging?.offset ?? 0, limit: paging?.limit ?? index.services.size };
   const now = Date.now();
   const { answer: found, reading } = await searches.search(query.q, index.services.text, (text) =>
     index.services.find(filters, order, window, text, now),

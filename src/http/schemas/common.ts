@@ -78,6 +78,17 @@ export const pagingParams = {
     .meta({ description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
 };
 
+/** The most rows one services.csv may be asked for with `limit`. */
+export const MAX_EXPORT_LIMIT = 1_000_000;
+
+/** Paging of an export: the list's parameters, but without `limit` every row comes. */
+export const exportPagingParams = {
+  offset: pagingParams.offset,
+  limit: integerParam(1, MAX_EXPORT_LIMIT)
+    .optional()
+    .meta({ description: `Most rows, 1 to ${MAX_EXPORT_LIMIT} (default: every matching row).` }),
+};
+
 export const errorBodySchema = z
   .strictObject({
     statusCode: z.number().int().meta({ example: 400 }),

@@ -5,6 +5,7 @@ import {
   decimalParam,
   decimalString,
   enumParam,
+  exportPagingParams,
   integerParam,
   isoTimestamp,
   listSchema,
@@ -119,7 +120,9 @@ export const serviceListQuery = z
   .strictObject({ ...serviceFilterParams, ...pagingParams })
   .superRefine(relevanceNeedsQ);
 
-export const serviceExportQuery = z.strictObject(serviceFilterParams).superRefine(relevanceNeedsQ);
+export const serviceExportQuery = z
+  .strictObject({ ...serviceFilterParams, ...exportPagingParams })
+  .superRefine(relevanceNeedsQ);
 
 /**
  * A path id is any text: one that is not a service id names no service, so it is a 404 like an
@@ -181,7 +184,10 @@ export const serviceSchema = z
     status: z.enum(["listed", "delisted"]),
     first_seen_at: isoTimestamp,
     last_seen_at: isoTimestamp,
-    source_url: z.string().meta({ description: "The primary listing's detail page." }),
+    source_url: z.string().meta({
+      description:
+        "The primary source's page of the service (its detail page; a feed's resource origin): the same meaning as source_url in sources[] and payment_options[].",
+    }),
     price_usdc_min: decimalString
       .nullable()
       .meta({ description: "The lowest price per call of any payment option, in USDC." }),
@@ -221,10 +227,19 @@ export const probeSchema = z
 export const paymentOptionSchema = z
   .strictObject({
     origin: z.enum(["listing", "probe"]).meta({ description: "What a source claimed, or what a probe saw." }),
+    source: z
+      .string()
+      .nullable()
+      .meta({
+        description: "The claiming source's base URL (as the `source` filter takes it); null for probes.",
+      }),
     source_url: z
       .string()
       .nullable()
-      .meta({ description: "The claiming source's base URL; null for probes." }),
+      .meta({
+        description:
+          "The claiming source's page of the service (as a service's source_url); null for probes.",
+      }),
     scheme: z.string().nullable(),
     network: z.string().nullable().meta({ description: "CAIP-2, e.g. eip155:8453." }),
     network_name: z.string().nullable(),
@@ -250,8 +265,11 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
 export const sourceListingSchema = z
   .strictObject({
     kind: z.enum(["html_directory", "bazaar"]),
-    source_url: z.string(),
-    listing_url: z.string().meta({ description: "The item as this source lists it." }),
+    source: z.string().meta({ description: "The source's base URL (as the `source` filter takes it)." }),
+    source_url: z.string().meta({
+      description:
+        "This source's page of the service (its detail page; a feed's resource origin), as a service's source_url.",
+    }),
     status: z.enum(["listed", "delisted"]),
     first_seen_at: isoTimestamp,
     last_seen_at: isoTimestamp,
