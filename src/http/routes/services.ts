@@ -1,7 +1,6 @@
 import { Router } from "express";
 import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
-import type { Paging } from "../../catalogue/paging";
 import { getServiceDetail } from "../../catalogue/service-details";
 import { type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";

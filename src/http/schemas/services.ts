@@ -227,19 +227,12 @@ export const probeSchema = z
 export const paymentOptionSchema = z
   .strictObject({
     origin: z.enum(["listing", "probe"]).meta({ description: "What a source claimed, or what a probe saw." }),
-    source: z
-      .string()
-      .nullable()
-      .meta({
-        description: "The claiming source's base URL (as the `source` filter takes it); null for probes.",
-      }),
-    source_url: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          "The claiming source's page of the service (as a service's source_url); null for probes.",
-      }),
+    source: z.string().nullable().meta({
+      description: "The claiming source's base URL (as the `source` filter takes it); null for probes.",
+    }),
+    source_url: z.string().nullable().meta({
+      description: "The claiming source's page of the service (as a service's source_url); null for probes.",
+    }),
     scheme: z.string().nullable(),
     network: z.string().nullable().meta({ description: "CAIP-2, e.g. eip155:8453." }),
     network_name: z.string().nullable(),
