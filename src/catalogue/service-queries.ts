@@ -31,6 +31,8 @@ export interface ServiceFilters {
   asset?: string;
   /** Exact decimal text: some payment option costs at most this many USDC per call. */
   maxPrice?: string;
+  /** With maxPrice: also entries none of whose payment options has a known price. */
+  includeUnpriced?: boolean;
   /** Any case: addresses are compared without their checksum casing. */
   payTo?: string;
   /** A source kind (html_directory, bazaar) or a source's base URL. */

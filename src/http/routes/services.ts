@@ -40,6 +40,7 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
     network: query.network,
     asset: query.asset,
     maxPrice: query.max_price,
+    includeUnpriced: query.include_unpriced,
     payTo: query.pay_to,
     source: query.source,
     verified: query.verified,

@@ -79,8 +79,15 @@ const serviceFilterParams = {
     example: "USDC",
   }),
   max_price: decimalParam.optional().meta({
-    description: "Some payment option costs at most this many USDC per call, a decimal string.",
+    description:
+      "Some payment option costs at most this many USDC per call, a decimal string. Entries with no known " +
+      "price (no option states one: an HTML directory's services until a probe reads their challenge) do " +
+      "not match unless include_unpriced=true.",
     example: "0.01",
+  }),
+  include_unpriced: booleanParam.optional().meta({
+    description:
+      "true: max_price also keeps entries with no known price (false, the default: it drops them).",
   }),
   pay_to: textParam(200).optional().meta({ description: "Some payment option pays this address, any case." }),
   source: sourceParam
