@@ -33,6 +33,44 @@ export interface LastProbe {
   statusCode: number | null;
   outcome: string;
   challengeValid: boolean;
+  /** Why it did not verify, as the prober recorded it (timeout, no x402 challenge, 500…); null when it did. */
+  error: string | null;
+}
+
+/** A difference between what a listing claims and what a live challenge asked (src/payments/drift.ts). */
+export interface DriftDifference {
+  kind: "price" | "network" | "asset" | "pay_to";
+  network: string;
+  claimed: string | null;
+  observed: string | null;
+  message: string;
+}
+
+/** The differences the endpoint's latest live challenge showed, and when; null when it showed none. */
+export interface EndpointDrift {
+  seenAt: Date;
+  differences: DriftDifference[];
+}
+
+/**
+ * The drift of the endpoint `endpoint` (an alias) at its latest challenge up to `asOf`, as JSON
+ * {seenAt, differences} (timestamp as text); NULL when that challenge matched its listings (or
+ * nothing was compared). A later challenge that matches clears it.
+ */
+export function latestDriftJson(endpoint: string, asOf: Prisma.Sql): Prisma.Sql {
+  const e = Prisma.raw(endpoint);
+  return Prisma.sql`(SELECT CASE WHEN jsonb_array_length(dp.drift) > 0
+      THEN json_build_object('seenAt', dp.probed_at, 'differences', dp.drift) END
+    FROM endpoint_probes dp
+    WHERE dp.endpoint_id = ${e}.id AND dp.outcome = 'challenge' AND dp.probed_at <= ${asOf}
+    ORDER BY dp.probed_at DESC LIMIT 1)`;
+}
+
+/** Decodes latestDriftJson. */
+export function driftOf(
+  json: { seenAt: string; differences: DriftDifference[] } | null,
+): EndpointDrift | null {
+  return json === null ? null : { seenAt: new Date(json.seenAt), differences: json.differences };
 }
 
 export interface ProbeSummary {
@@ -79,6 +117,7 @@ function summaryJson(lastVerifiedAt: Prisma.Sql, probesOf: Prisma.Sql, asOf: Pri
   return Prisma.sql`(
     SELECT json_build_object('last_verified_at', ${lastVerifiedAt}, 'last_at', lp.probed_at,
       'last_status', lp.status_code, 'last_outcome', lp.outcome, 'last_valid', lp.challenge_valid,
+      'last_error', lp.error,
       'windows', to_json(w))
     FROM (
       SELECT ${windowColumns(asOf)}
@@ -86,7 +125,7 @@ function summaryJson(lastVerifiedAt: Prisma.Sql, probesOf: Prisma.Sql, asOf: Pri
       WHERE ${probesOf} AND ${probeRange(asOf)}
     ) w
     LEFT JOIN (
-      SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid
+      SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid, p.error
       FROM endpoints pe
       CROSS JOIN LATERAL (
         SELECT * FROM endpoint_probes p WHERE p.endpoint_id = pe.id AND p.probed_at <= ${asOf}
@@ -129,6 +168,7 @@ export interface ProbeJson {
   last_status: number | null;
   last_outcome: string | null;
   last_valid: boolean | null;
+  last_error: string | null;
   windows: Record<string, number | null>;
 }
 
@@ -165,6 +205,7 @@ export function probeSummaryOf(json: ProbeJson, asOf: Date): ProbeSummary {
           statusCode: json.last_status,
           outcome: json.last_outcome ?? "",
           challengeValid: json.last_valid === true,
+          error: json.last_error,
         };
   const lastVerifiedAt = dateOrNull(json.last_verified_at);
   const verified = lastVerifiedAt !== null && lastVerifiedAt.getTime() > asOf.getTime() - VERIFIED_WITHIN_MS;

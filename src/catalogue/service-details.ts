@@ -2,8 +2,11 @@ import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/
 import { Prisma } from "../generated/prisma/client";
 import { isEntryMember } from "./catalogue-entries";
 import {
+  driftOf,
+  type EndpointDrift,
   endpointProbeJson,
   entryProbeJson,
+  latestDriftJson,
   type ProbeJson,
   type ProbeSummary,
   probeSummaryOf,
@@ -43,6 +46,7 @@ export interface EndpointDetail {
   description: string | null;
   paymentOptions: PaymentOptionRecord[];
   probe: ProbeSummary;
+  drift: EndpointDrift | null;
 }
 
 export interface SourceListing {
@@ -142,6 +146,7 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
         ),
       ],
       ["probe", endpointProbeJson("e", asOf)],
+      ["drift", latestDriftJson("e", asOf)],
     ],
     Prisma.sql`FROM services m JOIN endpoints e ON e.service_id = m.id WHERE ${isEntryMember("m", "s")}`,
     Prisma.sql`(m.id = s.id) DESC, m.first_seen_at, m.id, e.position, e.id`,
@@ -159,6 +164,7 @@ interface EndpointJson {
   description: string | null;
   paymentOptions: OptionJson[];
   probe: ProbeJson;
+  drift: Parameters<typeof driftOf>[0];
 }
 
 interface DetailRow extends ServiceRecord {
@@ -193,6 +199,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
         description,
         paymentOptions: options,
         probe: probeSummaryOf(row.probe, asOf),
+        drift: driftOf(row.drift),
       });
     }
   }

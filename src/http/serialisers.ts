@@ -2,7 +2,7 @@ import type { CrawlRunRecord } from "../catalogue/crawl-run-queries";
 import type { EndpointHit } from "../catalogue/endpoint-queries";
 import type { HistoryRecord } from "../catalogue/history-queries";
 import type { Page } from "../catalogue/paging";
-import type { ProbeSummary, ProbeWindowStats } from "../catalogue/probe-stats";
+import type { EndpointDrift, ProbeSummary, ProbeWindowStats } from "../catalogue/probe-stats";
 import type {
   EndpointDetail,
   PaymentOptionRecord,
@@ -64,6 +64,7 @@ export function probeJson(probe: ProbeSummary) {
       status_code: last.statusCode,
       outcome: last.outcome,
       challenge_valid: last.challengeValid,
+      error: last.error,
     },
     windows: {
       "24h": windowJson(probe.windows["24h"]),
@@ -71,6 +72,10 @@ export function probeJson(probe: ProbeSummary) {
       "30d": windowJson(probe.windows["30d"]),
     },
   };
+}
+
+export function driftJson(drift: EndpointDrift | null) {
+  return drift && { seen_at: drift.seenAt.toISOString(), differences: drift.differences };
 }
 
 export function paymentOptionJson(option: PaymentOptionRecord) {
@@ -99,6 +104,7 @@ function endpointDetailJson(endpoint: EndpointDetail) {
     description: endpoint.description,
     payment_options: endpoint.paymentOptions.map(paymentOptionJson),
     probe: probeJson(endpoint.probe),
+    drift: driftJson(endpoint.drift),
   };
 }
 
@@ -149,9 +155,17 @@ export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: st
     url: hit.url,
     description: hit.description,
   });
+  const last = hit.lastProbe;
   const tail = JSON.stringify({
     last_verified_at: iso(hit.lastVerifiedAt),
     payment_options: hit.paymentOptions.map(paymentOptionJson),
+    last_probe: last && {
+      at: last.at.toISOString(),
+      status_code: last.statusCode,
+      outcome: last.outcome,
+      error: last.error,
+    },
+    drift: driftJson(hit.drift),
   });
   return { head: `${head.slice(0, -1)},`, tail: tail.slice(1) };
 }

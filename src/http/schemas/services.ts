@@ -36,7 +36,7 @@ const sourceParam = textParam(2000).refine(
 );
 
 /** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
-const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
+export const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
 
 /** Filters and sort shared by the list and its CSV export. */
 const serviceFilterParams = {
@@ -113,7 +113,10 @@ const serviceFilterParams = {
     .meta({ description: "Default: asc for name, response_ms and price, desc for the others." }),
 };
 
-function relevanceNeedsQ(query: { q?: string | undefined; sort?: string | undefined }, ctx: z.RefinementCtx) {
+export function relevanceNeedsQ(
+  query: { q?: string | undefined; sort?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
   if (query.sort === "relevance" && query.q === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -208,25 +211,50 @@ export const serviceSchema = z
 
 const probeWindowSchema = z.strictObject({
   probes: z.number().int(),
-  uptime_pct: nullableNumber.meta({ description: "Share of attempted probes answered below HTTP 500." }),
-  p50_ms: nullableNumber,
-  p99_ms: nullableNumber,
+  uptime_pct: nullableNumber.meta({
+    description: "Share of attempted probes answered below HTTP 500, in percent rounded to 0.01.",
+  }),
+  p50_ms: nullableNumber.meta({ description: "Median latency, ms rounded to 0.1." }),
+  p99_ms: nullableNumber.meta({ description: "99th percentile latency, ms rounded to 0.1." }),
 });
+
+/** The last probe of an endpoint (or of any endpoint of a service). */
+export const lastProbeSchema = z.strictObject({
+  at: isoTimestamp,
+  status_code: nullableInteger,
+  outcome: z.string().meta({ description: "challenge, no_challenge, http_error, network_error or refused." }),
+  challenge_valid: z.boolean(),
+  error: z.string().nullable().meta({
+    description:
+      "Why the probe did not verify (a timeout, an answer without a valid x402 challenge, a 500…); null when it did.",
+  }),
+});
+
+export const driftSchema = z
+  .strictObject({
+    seen_at: isoTimestamp.meta({ description: "The live challenge that showed the differences." }),
+    differences: z.array(
+      z.strictObject({
+        kind: z.enum(["price", "network", "asset", "pay_to"]),
+        network: z.string(),
+        claimed: z.string().nullable().meta({ description: "What the listing says." }),
+        observed: z.string().nullable().meta({ description: "What the live challenge asked." }),
+        message: z.string(),
+      }),
+    ),
+  })
+  .nullable()
+  .meta({
+    id: "PaymentDrift",
+    description:
+      "Where the endpoint's latest live challenge differs from what its listings claim (price, network, asset, pay_to); null when it matched.",
+  });
 
 export const probeSchema = z
   .strictObject({
     verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
     last_verified_at: isoTimestamp.nullable(),
-    last_probe: z
-      .strictObject({
-        at: isoTimestamp,
-        status_code: nullableInteger,
-        outcome: z
-          .string()
-          .meta({ description: "challenge, no_challenge, http_error, network_error or refused." }),
-        challenge_valid: z.boolean(),
-      })
-      .nullable(),
+    last_probe: lastProbeSchema.nullable(),
     windows: z.strictObject({ "24h": probeWindowSchema, "7d": probeWindowSchema, "30d": probeWindowSchema }),
   })
   .meta({ id: "ProbeStats", description: "Our own unpaid probes, beside the directory's claims." });
@@ -259,7 +287,7 @@ export const paymentOptionSchema = z
   .meta({ id: "PaymentOption" });
 
 export const serviceDetailEndpointSchema = serviceEndpointSchema
-  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema })
+  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema, drift: driftSchema })
   .meta({ id: "ServiceDetailEndpoint" });
 
 export const sourceListingSchema = z

@@ -132,6 +132,7 @@ describe("GET /openapi.json and /docs", () => {
       "network",
       "asset",
       "max_price",
+      "include_unpriced",
       "pay_to",
       "source",
       "verified",
@@ -141,7 +142,19 @@ describe("GET /openapi.json and /docs", () => {
       "offset",
       "limit",
     ]);
-    expect(names("/v1/endpoints")).toEqual(["q", "method", "category", "offset", "limit"]);
+    expect(names("/v1/endpoints")).toEqual([
+      "q",
+      "method",
+      "category",
+      "max_price",
+      "include_unpriced",
+      "network",
+      "verified",
+      "drift",
+      "sort",
+      "offset",
+      "limit",
+    ]);
     expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to"]);
     const limit = (
       (((document.paths as JsonObject)["/v1/services"] as JsonObject).get as JsonObject)

@@ -92,6 +92,7 @@ describe("GET /v1/services/{id} and /history", () => {
           description: "Latest quote",
           payment_options: [],
           probe: UNPROBED,
+          drift: null,
         },
         {
           method: "POST",
@@ -99,6 +100,7 @@ describe("GET /v1/services/{id} and /history", () => {
           description: null,
           payment_options: [],
           probe: UNPROBED,
+          drift: null,
         },
       ],
       uptime_30d: 99.95,
