@@ -17,7 +17,8 @@ export const endpointListQuery = z
       .meta({
         description:
           "What the endpoint does: searched in its description, URL path, method and its service's name and " +
-          "category (stemmed; similar words when nothing matches).",
+          "category (stemmed; typos corrected and partial matches when nothing has all the words, as on " +
+          "/v1/services; the answer's `query` says how q was read).",
         example: "weather forecast",
       }),
     method: methodParam.optional().meta({ description: "HTTP method." }),

@@ -45,8 +45,9 @@ const serviceFilterParams = {
     .meta({
       description:
         "Full-text search over name, domain, description, category, tags and endpoint descriptions " +
-        '(web-search syntax: "phrase", or, -word). Stemmed; when no service matches the words, ' +
-        "services with similar words are returned instead (typos).",
+        '(web-search syntax: "phrase", or, -word). Stemmed; when no service has all the words, misspelt ' +
+        "words are corrected by edit distance, words nothing has are dropped, and the services with the most " +
+        "words come first (partial matches); the answer's `query` says how q was read.",
       example: "stock quotes",
     }),
   category: textParam(200).optional().meta({ description: "Exact category, any case." }),
