@@ -84,7 +84,7 @@ export interface ProbeSummary {
 export const VERIFIED_WITHIN_MS = 24 * 60 * 60 * 1000;
 
 /** Aggregates of every window over probe rows `p` (already limited to the widest window). */
-function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
+export function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
   return Prisma.join(
     WINDOWS.map(({ key, interval }) => {
       const inWindow = Prisma.sql`p.probed_at > ${asOf} - ${Prisma.raw(`interval '${interval}'`)}`;
@@ -104,7 +104,7 @@ function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
 }
 
 /** Probes of the widest window up to `asOf`, via the (endpoint_id, probed_at) index. */
-function probeRange(asOf: Prisma.Sql): Prisma.Sql {
+export function probeRange(asOf: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`p.probed_at > ${asOf} - interval '30 days' AND p.probed_at <= ${asOf}`;
 }
 

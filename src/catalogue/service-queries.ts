@@ -1,6 +1,6 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
-import { entryMinPrice, entryPaymentOptions, isEntryMember, isEntryPrimary } from "./catalogue-entries";
+import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-index";
 import { decimalText, type SortDirection, volumeText } from "./sql";
 
@@ -127,13 +127,9 @@ export function shownId(alias: string): Prisma.Sql {
 }
 
 /** CAIP-2 networks of every payment option of the entry of `s`, sorted. */
-export const entryNetworks = Prisma.sql`(SELECT
+const entryNetworks = Prisma.sql`(SELECT
   coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
   ${entryPaymentOptions("s")})`;
-
-/** Base URLs of the sources that list the entry of `s`, sorted. */
-export const entrySources = Prisma.sql`ARRAY(SELECT DISTINCT src.base_url FROM services m
-  JOIN sources src ON src.id = m.source_id WHERE ${isEntryMember("m", "s")} ORDER BY src.base_url)`;
 
 /**
  * Columns of a service `s` LEFT JOINed to its read model `r` (service_search). Tags and endpoints
