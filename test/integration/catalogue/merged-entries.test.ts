@@ -135,7 +135,12 @@ describe("one catalogue entry listed by several sources", () => {
     for (const id of historyIds) expect(listed.has(id)).toBe(true);
     // The entry's history gathers its rows: the feed's (calls, no volume) and every directory page's.
     const alphaHistory = history.slice(1).filter((row) => row[0] === feedRowId);
-    expect(alphaHistory.map((row) => row[5]).sort()).toEqual(["", "1000.000000", "1100.000000", "900.000000"]);
+    expect(alphaHistory.map((row) => row[5]).sort()).toEqual([
+      "",
+      "1000.000000",
+      "1100.000000",
+      "900.000000",
+    ]);
     const json = await request(api.app).get(`/v1/services/${feedRowId}/history`);
     expect(json.body.total).toBe(alphaHistory.length);
     const one = parseCsv((await request(api.app).get(`/v1/history.csv?service_id=${feedRowId}`)).text);
