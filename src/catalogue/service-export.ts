@@ -59,9 +59,9 @@ export function serviceExportQuery(ids: string[]): Prisma.Sql {
   const now = Prisma.sql`now()`;
   const attempted = Prisma.sql`nullif(pr.attempted_30d, 0)`;
   return Prisma.sql`
-    WITH c AS (SELECT id, ord FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS c(id, ord)),
-    members AS (
-      SELECT c.id AS entry, m.id, m.source_id, m.first_seen_at FROM c JOIN services m ON ${isEntryMember("m", "c")}
+    WITH members AS (
+      SELECT c.id AS entry, m.id, m.source_id, m.first_seen_at
+      FROM unnest(${ids}::uuid[]) AS c(id) JOIN services m ON ${isEntryMember("m", "c")}
     ),
     options AS (
       SELECT mb.entry, min(po.price_usdc) AS price,
@@ -99,7 +99,8 @@ export function serviceExportQuery(ids: string[]): Prisma.Sql {
       ${decimalText(Prisma.sql`round(100.0 * pr.up_30d / ${attempted}, 2)`)},
       ${decimalText(Prisma.sql`round(pr.p50_30d::numeric, 1)`)},
       ${decimalText(Prisma.sql`round(pr.p99_30d::numeric, 1)`)}
-    FROM c
+    -- The rows themselves are read as before the aggregates existed (the plan streams as it did).
+    FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS c(id, ord)
     JOIN services s ON s.id = c.id
     LEFT JOIN service_search r ON r.service_id = s.id
     LEFT JOIN options o ON o.entry = c.id
