@@ -27,7 +27,10 @@ export interface PaymentFacet {
 }
 
 export interface ServiceEntry {
+  /** The id the API shows (ties in every sort are broken by it). */
   id: string;
+  /** The primary row's id: what SQL reads the entry's row by (the CSV export). */
+  rowId: string;
   status: "listed" | "delisted";
   /** Lower-cased. */
   category: string | null;
@@ -80,12 +83,22 @@ function paymentCheck(filters: ServiceFilters): EntryCheck | null {
   if (network === undefined && asset === undefined && payTo === undefined && maxPrice === undefined)
     return null;
   // One option must satisfy them all: "USDC on Base for at most a cent".
-  const fits = (option: PaymentFacet) =>
+  const fitsBesidesPrice = (option: PaymentFacet) =>
     (network === undefined || option.network === network || option.networkName === network) &&
     (asset === undefined || option.asset === asset || option.assetSymbol === asset) &&
-    (payTo === undefined || option.payTo === payTo) &&
+    (payTo === undefined || option.payTo === payTo);
+  const fits = (option: PaymentFacet) =>
+    fitsBesidesPrice(option) &&
     (maxPrice === undefined || (option.price !== null && compareAmounts(option.price, maxPrice) <= 0));
-  return (entry) => entry.paymentOptions.some(fits);
+  if (maxPrice === undefined || filters.includeUnpriced !== true)
+    return (entry) => entry.paymentOptions.some(fits);
+  // An entry with no known price (an HTML directory's service before a probe saw its challenge)
+  // is kept when asked: its price may be within the limit, nobody knows yet.
+  const otherwise = network === undefined && asset === undefined && payTo === undefined;
+  return (entry) =>
+    entry.paymentOptions.some(fits) ||
+    (entry.paymentOptions.every((option) => option.price === null) &&
+      (otherwise || entry.paymentOptions.some(fitsBesidesPrice)));
 }
 
 /** The check of the filters that ServiceColumns does not hold, on the entry itself; null when none is given. */
@@ -191,9 +204,9 @@ export class ServiceIndex {
     return { items: page.map((i) => [this.at(i).json]), total, fingerprint: page.join(",") };
   }
 
-  /** The ids of a found page (the CSV export). */
+  /** The primary rows' ids of a found page (the CSV export reads those rows). */
   ids({ page }: Found): string[] {
-    return page.map((i) => this.at(i).id);
+    return page.map((i) => this.at(i).rowId);
   }
 
   private at(i: number): ServiceEntry {
