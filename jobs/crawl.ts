@@ -2,8 +2,8 @@
 // source, one after another), then exit. For system cron or a Kubernetes CronJob; see
 // crawlExitCode for what the exit code means (several sources: the most serious outcome).
 import { loadConfig } from "../src/config/config";
-import { combinedExitCode, crawlExitCode } from "../src/crawl/crawl-exit-code";
-import { crawlSettingsFromConfig } from "../src/crawl/settings";
+import { combinedExitCode, crawlExitCode } from "../src/crawl-run/exit-code";
+import { crawlSettingsFromConfig } from "../src/crawl-run/settings";
 import { createPrismaClient } from "../src/db/prisma-client";
 import { createLogger } from "../src/logging/logger";
 import { runCli } from "../src/runtime/cli";

@@ -1,5 +1,5 @@
 import type { Config } from "../config/config";
-import { crawlSettingsFromConfig } from "../crawl/settings";
+import { crawlSettingsFromConfig } from "../crawl-run/settings";
 import { createPrismaClient, type Database } from "../db/prisma-client";
 import { createReadPool } from "../db/read-pool";
 import { createApp } from "../http/app";

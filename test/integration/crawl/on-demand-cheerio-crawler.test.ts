@@ -1,7 +1,7 @@
 import { Configuration } from "@crawlee/cheerio";
 import { MemoryStorage } from "@crawlee/memory-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OnDemandCheerioCrawler } from "../../../src/crawl/on-demand-cheerio-crawler";
+import { OnDemandCheerioCrawler } from "../../../src/sources/html-directory/on-demand-cheerio-crawler";
 import { FixtureSite } from "../../support/fixture-site";
 
 describe("OnDemandCheerioCrawler", () => {

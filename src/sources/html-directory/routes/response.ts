@@ -1,5 +1,5 @@
 import type { CheerioCrawlingContext } from "@crawlee/cheerio";
-import type { ResponseValidators } from "../crawl-session";
+import type { ResponseValidators } from "../../../crawl-run/crawl-session";
 
 type Response = CheerioCrawlingContext["response"];
 

@@ -1,5 +1,5 @@
 import { Log, Logger, LogLevel } from "@crawlee/cheerio";
-import type { Logger as Pino } from "../logging/logger";
+import type { Logger as Pino } from "../../logging/logger";
 
 const LEVELS: Record<number, "error" | "warn" | "info" | "debug"> = {
   [LogLevel.ERROR]: "error",

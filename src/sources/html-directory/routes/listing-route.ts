@@ -1,8 +1,8 @@
 import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
-import type { PageCacheWrite } from "../../catalogue/page-cache";
-import { pageFromUrl } from "../../extract/pagination";
-import type { ListingPage } from "../../extract/types";
-import { pageFingerprint } from "../crawl-session";
+import type { PageCacheWrite } from "../../../catalogue/page-cache";
+import { pageFingerprint } from "../../../crawl-run/crawl-session";
+import { pageFromUrl } from "../../../extract/pagination";
+import type { ListingPage } from "../../../extract/types";
 import { canonicalPageUrl, sameHost } from "../url-identity";
 import { type DetailUserData, LISTING, REVALIDATE } from "./labels";
 import { statusOf, validatorsOf } from "./response";

@@ -1,5 +1,5 @@
 import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
-import type { CrawlSettings } from "./settings";
+import type { CrawlSettings } from "../../crawl-run/settings";
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const MAX_RETRY_DELAY_MS = 30_000;

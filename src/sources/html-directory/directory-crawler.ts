@@ -1,6 +1,6 @@
 import { type CheerioCrawlingContext, Configuration, createCheerioRouter } from "@crawlee/cheerio";
 import { MemoryStorage } from "@crawlee/memory-storage";
-import type { Logger } from "../logging/logger";
+import type { Logger } from "../../logging/logger";
 import { crawleeLog } from "./crawlee-log";
 import {
   guardResponse,

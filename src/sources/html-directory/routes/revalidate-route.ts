@@ -1,5 +1,5 @@
 import type { CheerioCrawlingContext } from "@crawlee/cheerio";
-import type { CrawlSession } from "../crawl-session";
+import type { CrawlSession } from "../../../crawl-run/crawl-session";
 import { crawlerHeaders } from "../http-hooks";
 import { markUnchanged } from "./detail-route";
 import { DETAIL, type DetailUserData, type RevalidateUserData } from "./labels";

@@ -1,5 +1,5 @@
-import type { Logger } from "../logging/logger";
-import type { CrawlSession } from "./crawl-session";
+import type { CrawlSession } from "../../crawl-run/crawl-session";
+import type { Logger } from "../../logging/logger";
 
 /** Logs pages done / discovered and the rate every interval while a crawl runs. */
 export function reportProgress(session: CrawlSession, logger: Logger, intervalMs: number): () => void {

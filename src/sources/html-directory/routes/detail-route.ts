@@ -1,9 +1,9 @@
 import type { CheerioCrawlingContext } from "@crawlee/cheerio";
-import { serviceFingerprint } from "../../catalogue/service-fingerprint";
-import { type KnownService, saveListingOnlyService } from "../../catalogue/service-writes";
-import type { Database } from "../../db/prisma-client";
-import { parseDomain } from "../../normalise/values";
-import { type CrawlSession, pageFingerprint } from "../crawl-session";
+import { serviceFingerprint } from "../../../catalogue/service-fingerprint";
+import { type KnownService, saveListingOnlyService } from "../../../catalogue/service-writes";
+import { type CrawlSession, pageFingerprint } from "../../../crawl-run/crawl-session";
+import type { Database } from "../../../db/prisma-client";
+import { parseDomain } from "../../../normalise/values";
 import type { DetailUserData } from "./labels";
 import { statusOf, validatorsOf } from "./response";
 import type { RouteDeps } from "./route-deps";
