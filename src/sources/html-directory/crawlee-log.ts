@@ -1,4 +1,4 @@
-import { Log, Logger, LogLevel } from "@crawlee/cheerio";
+import { Log, Logger, LogLevel } from "@crawlee/http";
 import type { Logger as Pino } from "../../logging/logger";
 
 const LEVELS: Record<number, "error" | "warn" | "info" | "debug"> = {
