@@ -1,4 +1,4 @@
-import { pruneCatalogueChanges } from "../catalogue/catalogue-changes";
+import { announceCatalogueChange, pruneCatalogueChanges } from "../catalogue/catalogue-changes";
 import { abandonStaleRuns, finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../catalogue/crawl-runs";
 import { mergeServicesByDomain } from "../catalogue/merge";
 import { loadPageCache, savePageCache } from "../catalogue/page-cache";
@@ -80,6 +80,10 @@ export async function runSource(
       logger.warn({ source: url, runs: abandoned }, "marked runs of a dead process as aborted");
     const outcome = await runLocked(deps, request, walker, source.id);
     await pruneCatalogueChanges(db); // the change log a crawl grows (see catalogue-changes.ts)
+    // Running API processes reload now rather than at their next periodic check.
+    await announceCatalogueChange(db).catch((err: unknown) =>
+      logger.warn({ err }, "could not announce the catalogue change; APIs see it at their next check"),
+    );
     return outcome;
   } finally {
     await lock.release();

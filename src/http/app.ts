@@ -1,5 +1,6 @@
 import cors from "cors";
 import express, { type Express } from "express";
+import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
@@ -35,6 +36,11 @@ export interface AppDependencies {
    * a large catalogue): the product does; tests and the benchmark load on demand.
    */
   preloadIndex?: boolean;
+  /**
+   * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the index checks
+   * at once instead of at its next periodic check, which stays the fallback.
+   */
+  catalogueChanges?: Pick<Listener, "subscribe">;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -46,13 +52,16 @@ export function createApp({
   indexRefreshMs = 0,
   rememberedQueries,
   preloadIndex = false,
+  catalogueChanges,
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
     pool,
     logger,
     serialisers: catalogueSerialisers,
     refreshMs: indexRefreshMs,
+    onLoaded: () => responseCache?.clear(),
   });
+  catalogueChanges?.subscribe(() => catalogue.refreshNow());
   if (preloadIndex) {
     catalogue
       .current()

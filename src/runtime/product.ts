@@ -1,5 +1,7 @@
+import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
 import type { Config } from "../config/config";
 import { crawlSettingsFromConfig } from "../crawl-run/settings";
+import { listenFor } from "../db/notifications";
 import { createPrismaClient, type Database } from "../db/prisma-client";
 import { createReadPool } from "../db/read-pool";
 import { createApp } from "../http/app";
@@ -32,6 +34,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("database client", () => db.$disconnect());
   const pool = createReadPool(server.url, 10, logger);
   shutdown.register("read pool", () => pool.end());
+  const catalogueChanges = listenFor(server.url, CATALOGUE_CHANGED_CHANNEL, logger);
+  shutdown.register("catalogue change listener", () => catalogueChanges.close());
   const http = await listen(
     createApp({
       db,
@@ -40,6 +44,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       preloadIndex: true,
+      catalogueChanges,
     }),
     config.PORT,
     config.HOST,
