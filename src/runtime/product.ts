@@ -30,10 +30,12 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   const started = Date.now();
   const server = await openDatabaseServer(config, logger);
   shutdown.register("database server", () => server.stop());
-  const db = createPrismaClient(server.url);
+  // One pool for the process: the API's SQL, the CSV cursors and Prisma (crawl writes, health)
+  // share its connections, sized for both (each had 10 of its own before).
+  const pool = createReadPool(server.url, 20, logger);
+  shutdown.register("database pool", () => pool.end());
+  const db = createPrismaClient(pool);
   shutdown.register("database client", () => db.$disconnect());
-  const pool = createReadPool(server.url, 10, logger);
-  shutdown.register("read pool", () => pool.end());
   const catalogueChanges = listenFor(server.url, CATALOGUE_CHANGED_CHANNEL, logger);
   shutdown.register("catalogue change listener", () => catalogueChanges.close());
   const http = await listen(
