@@ -1,5 +1,6 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { entryOf } from "./catalogue-entries";
 import { completePage, type Page, type Paging } from "./paging";
 import { decimalText, whereAll } from "./sql";
 
@@ -43,7 +44,7 @@ export async function getServiceHistory(
 ): Promise<Page<HistoryRecord> | null> {
   // Any row of a catalogue entry answers with the entry's history, as the detail does: the
   // primary row is the one whose figures the entry shows.
-  const entry = Prisma.sql`(SELECT coalesce(x.canonical_id, x.id) FROM services x WHERE x.id = ${serviceId}::uuid)`;
+  const entry = Prisma.sql`(SELECT ${entryOf("x")} FROM services x WHERE x.id = ${serviceId}::uuid)`;
   const where = whereAll([Prisma.sql`h.service_id = ${entry}`, ...windowConditions(window)]);
   const [exists, rows] = await Promise.all([
     serviceExists(pool, serviceId),

@@ -1,9 +1,7 @@
-import type { ServiceSort } from "../catalogue/service-queries";
+import type { SortKey } from "../catalogue/service-queries";
 import type { Amount } from "./amounts";
 
 /** What the in-memory services list keeps of one catalogue entry (its primary row). */
-
-export type SortKey = Exclude<ServiceSort, "relevance">;
 
 /** One payment option of the entry, its text fields lower-cased for case-insensitive filters. */
 export interface PaymentFacet {
