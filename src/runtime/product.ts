@@ -1,3 +1,4 @@
+import { Accounts } from "../accounts/accounts";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
 import type { Config } from "../config/config";
 import { crawlSettingsFromConfig } from "../crawl-run/settings";
@@ -13,7 +14,7 @@ import { startProbing } from "../probe/start-probing";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
 import { openDatabaseServer } from "./database";
-import type { Shutdown } from "./shutdown";
+import { DATABASE_LOST, type Shutdown } from "./shutdown";
 
 export interface Product {
   db: Database;
@@ -30,6 +31,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   const started = Date.now();
   const server = await openDatabaseServer(config, logger);
   shutdown.register("database server", () => server.stop());
+  server.onLost(() => shutdown.fail(DATABASE_LOST));
   // One pool for the process: the API's SQL, the CSV cursors and Prisma (crawl writes, health)
   // share its connections, sized for both (each had 10 of its own before).
   const pool = createReadPool(server.url, 20, logger);
@@ -38,6 +40,11 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("database client", () => db.$disconnect());
   const catalogueChanges = listenFor(server.url, CATALOGUE_CHANGED_CHANNEL, logger);
   shutdown.register("catalogue change listener", () => catalogueChanges.close());
+  const accounts = new Accounts(pool, logger, {
+    anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
+  });
+  shutdown.register("usage counts", () => accounts.close());
   const http = await listen(
     createApp({
       db,
@@ -47,6 +54,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       preloadIndex: true,
       catalogueChanges,
+      accounts,
+      trustProxy: config.TRUST_PROXY,
     }),
     config.PORT,
     config.HOST,

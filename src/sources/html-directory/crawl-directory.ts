@@ -80,7 +80,10 @@ async function walkDirectory(
 }
 
 function shortfallOf(session: CrawlSession): WalkReport["shortfall"] {
-  if (session.listingPagesRead === 0) return { status: "failed", message: "the listing could not be read" };
+  if (session.listingPagesRead === 0) {
+    const why = session.firstListingFailure;
+    return { status: "failed", message: `the listing could not be read${why ? `: ${why}` : ""}` };
+  }
   if (session.listed.size === 0) {
     return {
       status: "failed",
