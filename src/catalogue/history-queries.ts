@@ -1,5 +1,6 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { entryOf } from "./catalogue-entries";
 import { completePage, type Page, type Paging } from "./paging";
 import { shownId } from "./service-queries";
 import { volumeText, whereAll } from "./sql";
@@ -43,7 +44,7 @@ function shownEntryOf(id: string): Prisma.Sql {
  */
 function entryRows(shown: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(SELECT m.id FROM services m WHERE m.entry_id = ${shown}
-    OR (m.entry_id IS NULL AND coalesce(m.canonical_id, m.id) = ${shown}))`;
+    OR (m.entry_id IS NULL AND ${entryOf("m")} = ${shown}))`;
 }
 
 export async function serviceExists(pool: ReadPool, id: string): Promise<boolean> {

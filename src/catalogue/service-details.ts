@@ -11,7 +11,7 @@ import {
   type ProbeSummary,
   probeSummaryOf,
 } from "./probe-stats";
-import { entryOfRow, SERVICE_COLUMNS, type ServiceRecord } from "./service-queries";
+import { fromEntryOfRow, SERVICE_COLUMNS, type ServiceRecord } from "./service-queries";
 import { decimalText } from "./sql";
 
 /**
@@ -210,7 +210,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
 const DETAIL = fixedStatement(Prisma.sql`
   SELECT ${SERVICE_COLUMNS}, ${entryEndpoints(Prisma.raw("$2::timestamptz"))} AS "endpointRows",
     ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow"
-  FROM ${entryOfRow(Prisma.raw("$1::uuid"))}`);
+  FROM ${fromEntryOfRow(Prisma.raw("$1::uuid"))}`);
 
 /**
  * The entry that `id` belongs to: the id of any of its rows answers the whole entry under its

@@ -192,7 +192,7 @@ export async function allEntries(db: Queryable): Promise<EntryRow[]> {
  * gone is answered as itself rather than lost). Select SERVICE_COLUMNS from it; no row when
  * nothing has that id.
  */
-export function entryOfRow(id: Prisma.Sql): Prisma.Sql {
+export function fromEntryOfRow(id: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(
       SELECT s.id FROM services asked
       JOIN services s ON s.id IN (asked.id, asked.canonical_id)

@@ -6,7 +6,8 @@ import { allEntries, type EntryRow, type ServiceRecord } from "../catalogue/serv
 import type { ReadPool } from "../db/read-pool";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { type EndpointEntry, EndpointIndex } from "./endpoint-index";
-import { type ServiceEntry, ServiceIndex } from "./service-index";
+import type { ServiceEntry } from "./service-entry";
+import { ServiceIndex } from "./service-index";
 import { TextIndex } from "./text-index";
 
 /**

@@ -1,9 +1,10 @@
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
-import { type Amount, amountOf, compareAmounts } from "./amounts";
+import type { ServiceFilters, ServiceOrder } from "../catalogue/service-queries";
+import { amountOf, compareAmounts } from "./amounts";
 import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
+import type { PaymentFacet, ServiceEntry } from "./service-entry";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 
@@ -13,49 +14,6 @@ import type { TsQuery } from "./tsquery";
  * the SQL semantics they replace (see the field comments); sort order comes from Postgres itself
  * (dense ranks computed when loading), so collation and numeric order are Postgres's.
  */
-
-export type SortKey = Exclude<ServiceSort, "relevance">;
-
-/** One payment option of the entry, its text fields lower-cased for case-insensitive filters. */
-export interface PaymentFacet {
-  network: string | null;
-  networkName: string | null;
-  asset: string | null;
-  assetSymbol: string | null;
-  price: Amount | null;
-  payTo: string | null;
-}
-
-export interface ServiceEntry {
-  /** The id the API shows (ties in every sort are broken by it). */
-  id: string;
-  /** The primary row's id: what SQL reads the entry's row by (the CSV export). */
-  rowId: string;
-  status: "listed" | "delisted";
-  /** Lower-cased. */
-  category: string | null;
-  domain: string | null;
-  uptime30d: number | null;
-  avgResponseMs30d: number | null;
-  volume: Amount | null;
-  txCount30d: number | null;
-  payerCount30d: number | null;
-  /** Epoch milliseconds. */
-  infoUpdatedAt: number | null;
-  /** Of every row of the entry, like the rest below. */
-  tags: ReadonlySet<string>;
-  methods: ReadonlySet<string>;
-  sourceKinds: readonly string[];
-  /** Base URLs without their trailing slash. */
-  sourceUrls: readonly string[];
-  paymentOptions: readonly PaymentFacet[];
-  /** Latest valid challenge of any endpoint, epoch milliseconds. */
-  lastVerifiedAt: number | null;
-  /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
-  sortRanks: Readonly<Record<SortKey, number>>;
-  /** The list item as the API sends it (UTF-8 JSON: a page is sent without encoding text again). */
-  json: Buffer;
-}
 
 export interface Listing {
   /** Serialised items of the page: each item's UTF-8 JSON, in one or more parts. */
