@@ -39,6 +39,8 @@ export interface ServiceFilters {
   source?: string;
   /** true: some endpoint of the entry had a valid x402 challenge within 24 hours; false: none had. */
   verified?: boolean;
+  /** true: some endpoint's latest live challenge differed from its listing; false: none's did. */
+  drift?: boolean;
 }
 
 export const SERVICE_SORTS = [

@@ -58,6 +58,7 @@ function serviceEntry(
       price: option.price === null ? null : amountOf(option.price),
     })),
     lastVerifiedAt: time(facets.lastVerifiedAt),
+    drift: facets.drift,
     sortRanks,
     json: Buffer.from(serialise(record)),
   };

@@ -74,6 +74,8 @@ function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
     const wanted = filters.verified;
     checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted);
   }
+  const drift = filters.drift;
+  if (drift !== undefined) checks.push((e) => e.drift === drift);
   const payment = paymentCheck(filters);
   if (payment) checks.push(payment);
   if (checks.length === 0) return null;

@@ -98,6 +98,11 @@ const serviceFilterParams = {
     description:
       "true: some endpoint answered with a valid x402 payment challenge within the last 24 hours; false: none did.",
   }),
+  drift: booleanParam.optional().meta({
+    description:
+      "true: some endpoint's latest live challenge differed from what the listing claims (see the endpoints' " +
+      "drift); false: none did.",
+  }),
   status: enumParam(["listed", "delisted", "all"])
     .default("listed")
     .meta({ description: "listed (default), delisted or all." }),

@@ -188,6 +188,7 @@ describe("GET /openapi.json and /docs", () => {
       "pay_to",
       "source",
       "verified",
+      "drift",
       "status",
       "sort",
       "order",

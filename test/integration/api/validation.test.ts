@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const SERVICE_PARAMS =
   "q, category, tag, method, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
-  "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, status, sort, order, offset, limit";
+  "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, drift, status, sort, order, offset, limit";
 
 describe("request validation and HTTP behaviour", () => {
   let database: TestDatabase;
