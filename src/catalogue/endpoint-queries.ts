@@ -1,5 +1,6 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
 import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 
 export interface EndpointFilters {
@@ -8,6 +9,8 @@ export interface EndpointFilters {
   method?: string;
   /** The service's category, compared case-insensitively. */
   category?: string;
+  /** Only endpoints whose payability verdict is this. */
+  payable?: boolean;
 }
 
 export interface EndpointHit {
@@ -20,6 +23,7 @@ export interface EndpointHit {
   description: string | null;
   lastVerifiedAt: Date | null;
   paymentOptions: PaymentOptionRecord[];
+  payability: EndpointPayability;
 }
 
 export interface ListedEndpoint extends EndpointHit {
@@ -30,17 +34,22 @@ export interface ListedEndpoint extends EndpointHit {
   document: string | null;
 }
 
+interface LastProbe {
+  lastProbeStatus: number | null;
+}
+
 /**
  * Every endpoint of a listed service row (a delisted service cannot be called), in the endpoint
  * search's default order: the busiest services' endpoints first (the services list's default),
  * each service's in page order, ties by id so paging is stable.
  */
 export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> {
-  const rows = await queryRows<Omit<ListedEndpoint, "paymentOptions">>(
+  const rows = await queryRows<Omit<ListedEndpoint, "paymentOptions" | "payability"> & LastProbe>(
     db,
     Prisma.sql`
       SELECT e.id::text, coalesce(s.canonical_id, s.id)::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
+        e.last_probe_status AS "lastProbeStatus",
         d.document::text AS document
       FROM endpoints e
       JOIN services s ON s.id = e.service_id
@@ -49,5 +58,8 @@ export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> 
       ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`,
   );
   const options = await allPaymentOptions(db);
-  return rows.map((row) => ({ ...row, paymentOptions: options.get(row.id) ?? [] }));
+  return rows.map(({ lastProbeStatus, ...row }) => {
+    const paymentOptions = options.get(row.id) ?? [];
+    return { ...row, paymentOptions, payability: judgeEndpoint(paymentOptions, lastProbeStatus) };
+  });
 }

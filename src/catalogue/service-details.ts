@@ -1,5 +1,6 @@
 import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
 import { isEntryMember } from "./catalogue-entries";
 import {
   endpointProbeJson,
@@ -22,6 +23,7 @@ export interface PaymentOptionRecord {
   origin: "listing" | "probe";
   /** The base URL of the source that claimed it; null for what a probe saw. */
   sourceUrl: string | null;
+  sourceKind: "html_directory" | "bazaar" | null;
   scheme: string | null;
   network: string | null;
   networkName: string | null;
@@ -32,6 +34,9 @@ export interface PaymentOptionRecord {
   payTo: string | null;
   maxTimeoutSeconds: number | null;
   warnings: string[];
+  /** Null for an option stored before payability verdicts existed. */
+  payable: boolean | null;
+  unpayableReasons: string[];
   observedAt: Date;
 }
 
@@ -41,6 +46,7 @@ export interface EndpointDetail {
   description: string | null;
   paymentOptions: PaymentOptionRecord[];
   probe: ProbeSummary;
+  payability: EndpointPayability;
 }
 
 export interface SourceListing {
@@ -63,6 +69,7 @@ export interface ServiceDetail {
 const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
   ["origin", Prisma.sql`po.origin::text`],
   ["sourceUrl", Prisma.sql`src.base_url`],
+  ["sourceKind", Prisma.sql`src.kind::text`],
   ["scheme", Prisma.sql`po.scheme`],
   ["network", Prisma.sql`po.network`],
   ["networkName", Prisma.sql`po.network_name`],
@@ -73,6 +80,8 @@ const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
   ["payTo", Prisma.sql`po.pay_to`],
   ["maxTimeoutSeconds", Prisma.sql`po.max_timeout_seconds`],
   ["warnings", Prisma.sql`po.warnings`],
+  ["payable", Prisma.sql`po.payable`],
+  ["unpayableReasons", Prisma.sql`po.unpayable_reasons`],
   ["observedAt", Prisma.sql`po.observed_at`],
 ];
 
@@ -168,7 +177,7 @@ const optionOf = (json: OptionJson): PaymentOptionRecord => ({
  * description and probe, with the payment options of both (each option names its source).
  */
 function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
-  const byKey = new Map<string, EndpointDetail>();
+  const byKey = new Map<string, Omit<EndpointDetail, "payability">>();
   for (const row of rows) {
     const key = `${row.method} ${row.url}`;
     const options = row.paymentOptions.map(optionOf);
@@ -187,7 +196,11 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
       });
     }
   }
-  return [...byKey.values()];
+  // Judged once every source's options are gathered: the verdict weighs them all.
+  return [...byKey.values()].map((endpoint) => ({
+    ...endpoint,
+    payability: judgeEndpoint(endpoint.paymentOptions, endpoint.probe.lastProbe?.statusCode ?? null),
+  }));
 }
 
 /** Built once: the text is large, and only the row id ($1) and the end of probe windows ($2) vary. */

@@ -11,6 +11,7 @@ import type {
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
+import type { EndpointPayability } from "../payability/endpoint-verdict";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
 
@@ -81,8 +82,14 @@ export function paymentOptionJson(option: PaymentOptionRecord) {
     pay_to: option.payTo,
     max_timeout_seconds: option.maxTimeoutSeconds,
     warnings: option.warnings,
+    payable: option.payable,
+    unpayable_reasons: option.unpayableReasons,
     observed_at: option.observedAt.toISOString(),
   };
+}
+
+export function payabilityJson(payability: EndpointPayability) {
+  return { payable: payability.payable, decided_by: payability.decidedBy, reasons: payability.reasons };
 }
 
 function endpointDetailJson(endpoint: EndpointDetail) {
@@ -92,6 +99,7 @@ function endpointDetailJson(endpoint: EndpointDetail) {
     description: endpoint.description,
     payment_options: endpoint.paymentOptions.map(paymentOptionJson),
     probe: probeJson(endpoint.probe),
+    payability: payabilityJson(endpoint.payability),
   };
 }
 
@@ -141,6 +149,7 @@ export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: st
     method: hit.method,
     url: hit.url,
     description: hit.description,
+    payability: payabilityJson(hit.payability),
   });
   const tail = JSON.stringify({
     last_verified_at: iso(hit.lastVerifiedAt),

@@ -20,6 +20,10 @@ export interface PaymentOption {
   pay_to: string | null;
   max_timeout_seconds: number | null;
   warnings: string[];
+  /** Whether a standard x402 client could pay this entry as published (src/payability/). */
+  payable: boolean;
+  /** Why it could not; empty when payable. */
+  unpayable_reasons: string[];
 }
 
 /** What a 402 response tells us, see parsePaymentChallenge. */

@@ -18,6 +18,7 @@ export interface EndpointEntry {
   category: string | null;
   /** Epoch milliseconds. */
   lastVerifiedAt: number | null;
+  payable: boolean;
   /** The item's JSON (UTF-8) up to, without, `verified`: `{"service_id":…,"description":…,` */
   jsonHead: Buffer;
   /** The item's JSON (UTF-8) after `verified`: `"last_verified_at":…,"payment_options":[…]}` */
@@ -47,14 +48,15 @@ export class EndpointIndex {
     const category = filters.category?.toLowerCase();
     // Without filters, no entry is read (each is a cache miss, and a common word matches thousands).
     const accepts =
-      filters.method === undefined && category === undefined
+      filters.method === undefined && category === undefined && filters.payable === undefined
         ? acceptAll
         : (i: number) => {
             const entry = this.entries[i];
             return (
               entry !== undefined &&
               (filters.method === undefined || entry.method === filters.method) &&
-              (category === undefined || entry.category === category)
+              (category === undefined || entry.category === category) &&
+              (filters.payable === undefined || entry.payable === filters.payable)
             );
           };
     let page: number[] = [];

@@ -48,6 +48,8 @@ export interface ServiceEntry {
   paymentOptions: readonly PaymentFacet[];
   /** Latest valid challenge of any endpoint, epoch milliseconds. */
   lastVerifiedAt: number | null;
+  /** How many of its listed endpoints a standard x402 client can pay (src/payability/). */
+  payableEndpoints: number;
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
   /** The list item as the API sends it (UTF-8 JSON: a page is sent without encoding text again). */
@@ -194,6 +196,11 @@ export class ServiceIndex {
   /** The ids of a found page (the CSV export). */
   ids({ page }: Found): string[] {
     return page.map((i) => this.at(i).id);
+  }
+
+  /** Each found entry's number of payable endpoints, in the order of `ids` (the CSV export). */
+  payableEndpoints({ page }: Found): number[] {
+    return page.map((i) => this.at(i).payableEndpoints);
   }
 
   private at(i: number): ServiceEntry {

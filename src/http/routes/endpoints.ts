@@ -14,7 +14,7 @@ export function endpointsRouter(catalogue: CatalogueIndexStore, searches: Search
     .get(async (req, res) => {
       const query = parseInput(endpointListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const filters = { q: query.q, method: query.method, category: query.category };
+      const filters = { q: query.q, method: query.method, category: query.category, payable: query.payable };
       const index = await catalogue.current();
       const now = Date.now();
       const listing = await searches.search(query.q, index.endpoints.text, (text) =>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listSchema, pagingParams, textParam } from "./common";
-import { methodParam, paymentOptionSchema } from "./services";
+import { payabilitySchema } from "./payability";
+import { booleanParam, methodParam, paymentOptionSchema } from "./services";
 
 export const endpointListQuery = z.strictObject({
   q: textParam(200)
@@ -13,6 +14,9 @@ export const endpointListQuery = z.strictObject({
     }),
   method: methodParam.optional().meta({ description: "HTTP method." }),
   category: textParam(200).optional().meta({ description: "The service's category, any case." }),
+  payable: booleanParam
+    .optional()
+    .meta({ description: "Only endpoints a standard x402 client can (true) or cannot (false) pay." }),
   ...pagingParams,
 });
 
@@ -24,6 +28,7 @@ export const endpointHitSchema = z
     method: z.string(),
     url: z.string(),
     description: z.string().nullable(),
+    payability: payabilitySchema,
     verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
     last_verified_at: isoTimestamp.nullable(),
     payment_options: z.array(paymentOptionSchema),

@@ -14,6 +14,7 @@ import {
   serviceIdParam,
   textParam,
 } from "./common";
+import { optionPayabilityFields, payabilitySchema } from "./payability";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 
@@ -34,7 +35,7 @@ const sourceParam = textParam(2000).refine(
 );
 
 /** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
-const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
+export const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
 
 /** Filters and sort shared by the list and its CSV export. */
 const serviceFilterParams = {
@@ -227,12 +228,13 @@ export const paymentOptionSchema = z
     pay_to: z.string().nullable(),
     max_timeout_seconds: nullableInteger,
     warnings: z.array(z.string()),
+    ...optionPayabilityFields,
     observed_at: isoTimestamp,
   })
   .meta({ id: "PaymentOption" });
 
 export const serviceDetailEndpointSchema = serviceEndpointSchema
-  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema })
+  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema, payability: payabilitySchema })
   .meta({ id: "ServiceDetailEndpoint" });
 
 export const sourceListingSchema = z

@@ -23,6 +23,7 @@ const SERVICE_HEADER = [
   "first_seen_at",
   "last_seen_at",
   "source_url",
+  "payable_endpoints",
 ];
 
 describe("GET /v1/services.csv and /v1/history.csv", () => {
@@ -124,6 +125,7 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "2026-01-01T00:00:00.000Z",
       "2026-02-01T00:00:00.000Z",
       expect.stringMatching(/^http:\/\/directory\.test\/services\/\d+$/),
+      "0",
     ]);
   });
 

@@ -141,7 +141,7 @@ describe("GET /openapi.json and /docs", () => {
       "offset",
       "limit",
     ]);
-    expect(names("/v1/endpoints")).toEqual(["q", "method", "category", "offset", "limit"]);
+    expect(names("/v1/endpoints")).toEqual(["q", "method", "category", "payable", "offset", "limit"]);
     expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to"]);
     const limit = (
       (((document.paths as JsonObject)["/v1/services"] as JsonObject).get as JsonObject)

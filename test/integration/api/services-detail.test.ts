@@ -75,6 +75,12 @@ describe("GET /v1/services/{id} and /history", () => {
     await database.drop();
   });
 
+  const NOTHING_PUBLISHED = {
+    payable: false,
+    decided_by: null,
+    reasons: ["no payment requirements are published for it"],
+  };
+
   it("when the service exists, then every field is answered in snake_case with exact amounts", async () => {
     const response = await request(api.app).get(`/v1/services/${fullId}`);
     expect(response.status).toBe(200);
@@ -92,6 +98,7 @@ describe("GET /v1/services/{id} and /history", () => {
           description: "Latest quote",
           payment_options: [],
           probe: UNPROBED,
+          payability: NOTHING_PUBLISHED,
         },
         {
           method: "POST",
@@ -99,6 +106,7 @@ describe("GET /v1/services/{id} and /history", () => {
           description: null,
           payment_options: [],
           probe: UNPROBED,
+          payability: NOTHING_PUBLISHED,
         },
       ],
       uptime_30d: 99.95,

@@ -117,7 +117,10 @@ describe("request validation and HTTP behaviour", () => {
       "/v1/endpoints?method=BREW",
       'method: must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS (got "BREW")',
     ],
-    ["/v1/endpoints?tag=x", 'unknown query parameter "tag"; allowed: q, method, category, offset, limit'],
+    [
+      "/v1/endpoints?tag=x",
+      'unknown query parameter "tag"; allowed: q, method, category, payable, offset, limit',
+    ],
     ["/v1/categories?limit=0", 'limit: must be a whole number from 1 to 200 (got "0")'],
     ["/v1/tags?sort=name", 'unknown query parameter "sort"; allowed: offset, limit'],
     ["/v1/crawls?offset=x", 'offset: must be a whole number from 0 to 1000000000 (got "x")'],

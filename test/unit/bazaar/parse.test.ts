@@ -36,6 +36,8 @@ describe("parseBazaarItem: v1 item", () => {
           pay_to: PAY_TO,
           max_timeout_seconds: 300,
           warnings: [],
+          payable: true,
+          unpayable_reasons: [],
         },
       ],
       warnings: [],

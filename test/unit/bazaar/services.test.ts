@@ -16,6 +16,8 @@ function option(price: string): PaymentOption {
     pay_to: "0xabc",
     max_timeout_seconds: 60,
     warnings: [],
+    payable: true,
+    unpayable_reasons: [],
   };
 }
 
