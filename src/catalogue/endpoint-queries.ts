@@ -1,6 +1,7 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
+import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
 import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 
 export interface EndpointFilters {
@@ -24,6 +25,7 @@ export interface EndpointHit {
   lastVerifiedAt: Date | null;
   paymentOptions: PaymentOptionRecord[];
   payability: EndpointPayability;
+  call: PublishedCall | null;
 }
 
 export interface ListedEndpoint extends EndpointHit {
@@ -34,8 +36,11 @@ export interface ListedEndpoint extends EndpointHit {
   document: string | null;
 }
 
+/** Columns read to derive the hit's payability and call description. */
 interface LastProbe {
   lastProbeStatus: number | null;
+  listingCall: CallDescription | null;
+  liveCall: CallDescription | null;
 }
 
 /**
@@ -44,12 +49,13 @@ interface LastProbe {
  * each service's in page order, ties by id so paging is stable.
  */
 export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> {
-  const rows = await queryRows<Omit<ListedEndpoint, "paymentOptions" | "payability"> & LastProbe>(
+  const rows = await queryRows<Omit<ListedEndpoint, "paymentOptions" | "payability" | "call"> & LastProbe>(
     db,
     Prisma.sql`
       SELECT e.id::text, coalesce(s.canonical_id, s.id)::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
-        e.last_probe_status AS "lastProbeStatus",
+        e.last_probe_status AS "lastProbeStatus", e.call_description AS "listingCall",
+        e.probe_call_description AS "liveCall",
         d.document::text AS document
       FROM endpoints e
       JOIN services s ON s.id = e.service_id
@@ -58,8 +64,13 @@ export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> 
       ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`,
   );
   const options = await allPaymentOptions(db);
-  return rows.map(({ lastProbeStatus, ...row }) => {
+  return rows.map(({ lastProbeStatus, listingCall, liveCall, ...row }) => {
     const paymentOptions = options.get(row.id) ?? [];
-    return { ...row, paymentOptions, payability: judgeEndpoint(paymentOptions, lastProbeStatus) };
+    return {
+      ...row,
+      paymentOptions,
+      payability: judgeEndpoint(paymentOptions, lastProbeStatus),
+      call: chooseCall(listingCall, liveCall),
+    };
   });
 }

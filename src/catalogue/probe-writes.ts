@@ -99,6 +99,9 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
         last_verified_at = CASE
           WHEN ${result.challengeValid} AND (e.last_verified_at IS NULL OR e.last_verified_at < ${probedAt}::timestamptz)
           THEN ${probedAt}::timestamptz ELSE e.last_verified_at END,
+        -- Like the probe options: replaced by the newest answer that said anything about payment.
+        probe_call_description = CASE WHEN t.newest AND ${replace}
+          THEN ${result.call === null ? null : JSON.stringify(result.call)}::jsonb ELSE e.probe_call_description END,
         updated_at = now()
       FROM target t WHERE e.id = t.id
     ), removed AS (

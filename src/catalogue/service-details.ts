@@ -1,6 +1,7 @@
 import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
+import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
 import { isEntryMember } from "./catalogue-entries";
 import {
   endpointProbeJson,
@@ -47,6 +48,8 @@ export interface EndpointDetail {
   paymentOptions: PaymentOptionRecord[];
   probe: ProbeSummary;
   payability: EndpointPayability;
+  /** How to call it, where published; null otherwise. */
+  call: PublishedCall | null;
 }
 
 export interface SourceListing {
@@ -133,6 +136,8 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
       ["method", Prisma.sql`e.method`],
       ["url", Prisma.sql`e.url`],
       ["description", Prisma.sql`e.description`],
+      ["listingCall", Prisma.sql`e.call_description`],
+      ["liveCall", Prisma.sql`e.probe_call_description`],
       [
         "paymentOptions",
         jsonArray(
@@ -157,6 +162,8 @@ interface EndpointJson {
   method: string;
   url: string;
   description: string | null;
+  listingCall: CallDescription | null;
+  liveCall: CallDescription | null;
   paymentOptions: OptionJson[];
   probe: ProbeJson;
 }
@@ -185,6 +192,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
     if (found) {
       found.paymentOptions.push(...options);
       found.description ??= row.description;
+      found.call ??= chooseCall(row.listingCall, row.liveCall);
     } else {
       const { method, url, description } = row;
       byKey.set(key, {
@@ -193,6 +201,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
         description,
         paymentOptions: options,
         probe: probeSummaryOf(row.probe, asOf),
+        call: chooseCall(row.listingCall, row.liveCall),
       });
     }
   }

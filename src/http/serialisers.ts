@@ -100,6 +100,7 @@ function endpointDetailJson(endpoint: EndpointDetail) {
     payment_options: endpoint.paymentOptions.map(paymentOptionJson),
     probe: probeJson(endpoint.probe),
     payability: payabilityJson(endpoint.payability),
+    call: endpoint.call,
   };
 }
 
@@ -150,6 +151,7 @@ export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: st
     url: hit.url,
     description: hit.description,
     payability: payabilityJson(hit.payability),
+    call: hit.call,
   });
   const tail = JSON.stringify({
     last_verified_at: iso(hit.lastVerifiedAt),

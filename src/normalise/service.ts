@@ -1,4 +1,5 @@
 import type { ListingEntry, RawEndpoint, RawServiceDetail } from "../extract/types";
+import type { CallDescription } from "../payments/call-description";
 import { parseDate } from "./dates";
 import { parseCount, parseDurationMs, parsePercent, parseUsdcAmount } from "./numbers";
 import {
@@ -20,6 +21,8 @@ export interface NormalisedEndpoint {
   /** Absolute http(s) URL without fragment. */
   url: string;
   description: string | null;
+  /** How to call it, when the source publishes that (discovery feeds); stored as published. */
+  call?: CallDescription | null;
 }
 
 /** The 30-day figures of a detail page. null = not shown, or shown but unreadable (then reported). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { callSchema } from "./call";
 import { isoTimestamp, listSchema, pagingParams, textParam } from "./common";
 import { payabilitySchema } from "./payability";
 import { booleanParam, methodParam, paymentOptionSchema } from "./services";
@@ -29,6 +30,7 @@ export const endpointHitSchema = z
     url: z.string(),
     description: z.string().nullable(),
     payability: payabilitySchema,
+    call: callSchema,
     verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
     last_verified_at: isoTimestamp.nullable(),
     payment_options: z.array(paymentOptionSchema),

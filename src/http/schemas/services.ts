@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SERVICE_SORTS } from "../../catalogue/service-queries";
+import { callSchema } from "./call";
 import {
   dateTimeParam,
   decimalParam,
@@ -234,7 +235,12 @@ export const paymentOptionSchema = z
   .meta({ id: "PaymentOption" });
 
 export const serviceDetailEndpointSchema = serviceEndpointSchema
-  .extend({ payment_options: z.array(paymentOptionSchema), probe: probeSchema, payability: payabilitySchema })
+  .extend({
+    payment_options: z.array(paymentOptionSchema),
+    probe: probeSchema,
+    payability: payabilitySchema,
+    call: callSchema,
+  })
   .meta({ id: "ServiceDetailEndpoint" });
 
 export const sourceListingSchema = z

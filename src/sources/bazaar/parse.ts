@@ -1,3 +1,4 @@
+import { readCallDescription } from "../../payments/call-description";
 import { normaliseAccepts } from "../../payments/normalise";
 import { dig, firstCount, firstText, isRecord, type Json, mergeTags } from "./fields";
 import { type FeedItem, FeedItemSchema, FeedPageSchema, PaginationSchema } from "./schema";
@@ -113,6 +114,10 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
     uniquePayers30d: firstCount(quality("l30DaysUniquePayers"), warnings),
     lastCalledAt: readDate("lastCalledAt", firstPresent(quality("lastCalledAt")), warnings),
     paymentOptions: accepts.options,
+    call: readCallDescription(
+      { extensions: item.extensions, accepts: item.accepts, metadata: item.metadata },
+      warnings,
+    ),
     warnings,
   };
 }

@@ -49,12 +49,18 @@ function toService(origin: string, group: BazaarResource[]): BazaarService {
     const key = `${method} ${resource.resourceUrl}`;
     const seen = endpoints.get(key);
     if (seen === undefined) {
-      const endpoint = { method, url: resource.resourceUrl, description: resource.description };
+      const endpoint = {
+        method,
+        url: resource.resourceUrl,
+        description: resource.description,
+        call: resource.call,
+      };
       endpoints.set(key, { endpoint, options: [...resource.paymentOptions] });
       continue;
     }
     // The same resource listed twice (e.g. once per protocol version): one endpoint, all its offers.
     seen.endpoint.description ??= resource.description;
+    seen.endpoint.call ??= resource.call;
     for (const option of resource.paymentOptions) {
       if (!seen.options.some((known) => JSON.stringify(known) === JSON.stringify(option)))
         seen.options.push(option);

@@ -81,6 +81,7 @@ describe("GET /v1/endpoints (endpoint search)", () => {
             decided_by: null,
             reasons: ["no payment requirements are published for it"],
           },
+          call: null,
           verified: false,
           last_verified_at: null,
           payment_options: [],

@@ -99,6 +99,7 @@ describe("GET /v1/services/{id} and /history", () => {
           payment_options: [],
           probe: UNPROBED,
           payability: NOTHING_PUBLISHED,
+          call: null,
         },
         {
           method: "POST",
@@ -107,6 +108,7 @@ describe("GET /v1/services/{id} and /history", () => {
           payment_options: [],
           probe: UNPROBED,
           payability: NOTHING_PUBLISHED,
+          call: null,
         },
       ],
       uptime_30d: 99.95,

@@ -40,6 +40,7 @@ function result(overrides: Partial<ProbeResult> = {}): ProbeResult {
     challengeValid: true,
     x402Version: 1,
     options: [option()],
+    call: null,
     warnings: [],
     error: null,
     redirects: 0,

@@ -40,6 +40,13 @@ describe("parseBazaarItem: v1 item", () => {
           unpayable_reasons: [],
         },
       ],
+      call: {
+        format: "v1_output_schema",
+        input: { type: "http", method: "GET", queryParams: { city: "string" } },
+        output: null,
+        input_schema: null,
+        route_template: null,
+      },
       warnings: [],
     } satisfies BazaarResource);
   });

@@ -36,6 +36,7 @@ function resource(url: string, overrides: Partial<BazaarResource> = {}): BazaarR
     uniquePayers30d: null,
     lastCalledAt: null,
     paymentOptions: [option("0.01")],
+    call: null,
     warnings: [],
     ...overrides,
   };
@@ -51,8 +52,8 @@ describe("groupIntoServices", () => {
     expect(service?.detailUrl).toBe("https://api.a.example");
     expect(service?.service).toMatchObject({ name: "A API", domain: "api.a.example", description: "Bee" });
     expect(service?.service.endpoints).toEqual([
-      { method: "POST", url: "https://api.a.example/v1/b", description: "Bee" },
-      { method: "GET", url: "https://api.a.example/v1/z", description: "Zed" },
+      { method: "POST", url: "https://api.a.example/v1/b", description: "Bee", call: null },
+      { method: "GET", url: "https://api.a.example/v1/z", description: "Zed", call: null },
     ]);
   });
 
