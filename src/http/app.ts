@@ -3,6 +3,8 @@ import express, { type Express } from "express";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { CatalogueReader } from "../mcp/catalogue-reader";
+import { mcpRouter } from "../mcp/http-route";
 import { CatalogueIndexStore } from "../search/catalogue-index-store";
 import { SearchQueries } from "../search/search-queries";
 import { catalogueSerialisers } from "./catalogue-listing";
@@ -76,6 +78,7 @@ export function createApp({
   app.use(endpointsRouter(catalogue, searches));
   app.use(exportsRouter(pool, catalogue, searches));
   app.use(catalogueRouter(pool));
+  app.use(mcpRouter(new CatalogueReader({ pool, catalogue, searches }), logger));
   app.use(docsRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);

@@ -10,3 +10,11 @@ export function createLogger(level: string, pretty = process.stdout.isTTY === tr
     ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l" } } } : {}),
   });
 }
+
+/**
+ * JSON lines on stderr: for `npm run mcp`, whose stdout carries the MCP protocol and must hold
+ * nothing else.
+ */
+export function createStderrLogger(level: string): Logger {
+  return pino({ level, base: { service: "x402-catalogue" } }, pino.destination(2));
+}

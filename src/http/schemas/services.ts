@@ -38,8 +38,8 @@ const sourceParam = textParam(2000).refine(
 /** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
 export const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
 
-/** Filters and sort shared by the list and its CSV export. */
-const serviceFilterParams = {
+/** Filters and sort shared by the list, its CSV export and the MCP search tool. */
+export const serviceFilterParams = {
   q: textParam(200)
     .optional()
     .meta({
@@ -106,7 +106,10 @@ const serviceFilterParams = {
     .meta({ description: "Default: asc for name, response_ms and price, desc for the others." }),
 };
 
-function relevanceNeedsQ(query: { q?: string | undefined; sort?: string | undefined }, ctx: z.RefinementCtx) {
+export function relevanceNeedsQ(
+  query: { q?: string | undefined; sort?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
   if (query.sort === "relevance" && query.q === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -140,7 +143,10 @@ export const historyExportQuery = z
   })
   .superRefine(fromBeforeTo);
 
-function fromBeforeTo(query: { from?: Date | undefined; to?: Date | undefined }, ctx: z.RefinementCtx) {
+export function fromBeforeTo(
+  query: { from?: Date | undefined; to?: Date | undefined },
+  ctx: z.RefinementCtx,
+) {
   if (query.from && query.to && query.from > query.to) {
     ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
   }
