@@ -16,6 +16,7 @@ import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
 import { exportsRouter } from "./routes/exports";
+import { llmsRouter } from "./routes/llms";
 import { servicesRouter } from "./routes/services";
 
 export interface AppDependencies {
@@ -80,6 +81,7 @@ export function createApp({
   app.use(catalogueRouter(pool));
   app.use(mcpRouter(new CatalogueReader({ pool, catalogue, searches }), logger));
   app.use(docsRouter());
+  app.use(llmsRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -95,6 +95,38 @@ export interface McpServerInfo {
 
 export const MCP_SERVER_INFO: McpServerInfo = { name: "x402-catalogue", version: "0.1.0" };
 
+/** What each tool is for: registered with the tools and listed in /llms.txt. */
+export const MCP_TOOLS = {
+  search_services: {
+    title: "Search x402 services",
+    description:
+      "Find pay-per-call (x402) API services: full-text q plus filters (category, tag, network, asset, " +
+      "max_price in USDC, verified, …), sorted and paged like GET /v1/services.",
+  },
+  search_endpoints: {
+    title: "Search x402 endpoints",
+    description:
+      "Find an endpoint that does X: q over what endpoints do, filters method, category and payable " +
+      "(true: a standard x402 client can pay it as published). Each hit has its payment options, payability " +
+      "verdict with reasons, and how to call it (call) when published.",
+  },
+  get_service: {
+    title: "One x402 service",
+    description:
+      "A service by id: its endpoints with payment options, payability, call descriptions and our probe " +
+      "results, its figures and its sources, like GET /v1/services/{id}.",
+  },
+  get_service_history: {
+    title: "History of a service's figures",
+    description:
+      "A service's 30-day figures over time (from, to), oldest first, like GET /v1/services/{id}/history.",
+  },
+  list_categories: {
+    title: "Categories",
+    description: "Every category with its number of listed services, like GET /v1/categories.",
+  },
+} as const;
+
 export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServerInfo): McpServer {
   const server = new McpServer(info);
   const readOnly = { readOnlyHint: true, openWorldHint: false };
@@ -102,10 +134,7 @@ export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServe
   server.registerTool(
     "search_services",
     {
-      title: "Search x402 services",
-      description:
-        "Find pay-per-call (x402) API services: full-text q plus filters (category, tag, network, asset, " +
-        "max_price in USDC, verified, …), sorted and paged like GET /v1/services.",
+      ...MCP_TOOLS.search_services,
       inputSchema: searchServicesInput,
       outputSchema: pageOf(serviceSchema),
       annotations: readOnly,
@@ -116,11 +145,7 @@ export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServe
   server.registerTool(
     "search_endpoints",
     {
-      title: "Search x402 endpoints",
-      description:
-        "Find an endpoint that does X: q over what endpoints do, filters method, category and payable " +
-        "(true: a standard x402 client can pay it as published). Each hit has its payment options, payability " +
-        "verdict with reasons, and how to call it (call) when published.",
+      ...MCP_TOOLS.search_endpoints,
       inputSchema: searchEndpointsInput,
       outputSchema: pageOf(endpointHitSchema),
       annotations: readOnly,
@@ -131,10 +156,7 @@ export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServe
   server.registerTool(
     "get_service",
     {
-      title: "One x402 service",
-      description:
-        "A service by id: its endpoints with payment options, payability, call descriptions and our probe " +
-        "results, its figures and its sources, like GET /v1/services/{id}.",
+      ...MCP_TOOLS.get_service,
       inputSchema: getServiceInput,
       outputSchema: serviceDetailSchema.partial(),
       annotations: readOnly,
@@ -148,9 +170,7 @@ export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServe
   server.registerTool(
     "get_service_history",
     {
-      title: "History of a service's figures",
-      description:
-        "A service's 30-day figures over time (from, to), oldest first, like GET /v1/services/{id}/history.",
+      ...MCP_TOOLS.get_service_history,
       inputSchema: historyInput,
       outputSchema: pageOf(historyItemSchema),
       annotations: readOnly,
@@ -164,8 +184,7 @@ export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServe
   server.registerTool(
     "list_categories",
     {
-      title: "Categories",
-      description: "Every category with its number of listed services, like GET /v1/categories.",
+      ...MCP_TOOLS.list_categories,
       inputSchema: categoriesInput,
       outputSchema: pageOf(categoryCountSchema),
       annotations: readOnly,
