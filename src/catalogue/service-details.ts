@@ -1,8 +1,10 @@
 import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import type { SelfReported } from "../normalise/self-reported";
 import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
 import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
 import { isEntryMember } from "./catalogue-entries";
+import { type EndpointEvidence, endpointEvidence, payToSharedWith } from "./endpoint-evidence";
 import {
   endpointProbeJson,
   entryProbeJson,
@@ -50,6 +52,9 @@ export interface EndpointDetail {
   payability: EndpointPayability;
   /** How to call it, where published; null otherwise. */
   call: PublishedCall | null;
+  /** What a feed says about it on its seller's behalf; null when none did. */
+  selfReported: SelfReported | null;
+  evidence: EndpointEvidence;
 }
 
 export interface SourceListing {
@@ -138,6 +143,9 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
       ["description", Prisma.sql`e.description`],
       ["listingCall", Prisma.sql`e.call_description`],
       ["liveCall", Prisma.sql`e.probe_call_description`],
+      ["selfReported", Prisma.sql`e.self_reported`],
+      ["listedSince", Prisma.sql`m.first_seen_at`],
+      ["payToSharedWith", payToSharedWith("e", "m")],
       [
         "paymentOptions",
         jsonArray(
@@ -164,6 +172,9 @@ interface EndpointJson {
   description: string | null;
   listingCall: CallDescription | null;
   liveCall: CallDescription | null;
+  selfReported: SelfReported | null;
+  listedSince: string;
+  payToSharedWith: number | null;
   paymentOptions: OptionJson[];
   probe: ProbeJson;
 }
@@ -193,15 +204,19 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
       found.paymentOptions.push(...options);
       found.description ??= row.description;
       found.call ??= chooseCall(row.listingCall, row.liveCall);
+      found.selfReported ??= row.selfReported;
     } else {
       const { method, url, description } = row;
+      const probe = probeSummaryOf(row.probe, asOf);
       byKey.set(key, {
         method,
         url,
         description,
         paymentOptions: options,
-        probe: probeSummaryOf(row.probe, asOf),
+        probe,
         call: chooseCall(row.listingCall, row.liveCall),
+        selfReported: row.selfReported,
+        evidence: endpointEvidence(row.payToSharedWith, probe, new Date(row.listedSince), asOf),
       });
     }
   }

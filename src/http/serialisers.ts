@@ -101,6 +101,13 @@ function endpointDetailJson(endpoint: EndpointDetail) {
     probe: probeJson(endpoint.probe),
     payability: payabilityJson(endpoint.payability),
     call: endpoint.call,
+    self_reported: endpoint.selfReported,
+    evidence: {
+      pay_to_shared_with_origins: endpoint.evidence.payToSharedWithOrigins,
+      answers_our_probes: endpoint.evidence.answersOurProbes,
+      listed_since: endpoint.evidence.listedSince.toISOString(),
+      listing_age_days: endpoint.evidence.listingAgeDays,
+    },
   };
 }
 

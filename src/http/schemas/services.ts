@@ -16,6 +16,7 @@ import {
   textParam,
 } from "./common";
 import { optionPayabilityFields, payabilitySchema } from "./payability";
+import { evidenceSchema, selfReportedSchema } from "./self-reported";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 
@@ -246,6 +247,8 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
     probe: probeSchema,
     payability: payabilitySchema,
     call: callSchema,
+    self_reported: selfReportedSchema,
+    evidence: evidenceSchema,
   })
   .meta({ id: "ServiceDetailEndpoint" });
 

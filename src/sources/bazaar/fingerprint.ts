@@ -7,13 +7,13 @@ import type { BazaarService } from "./services";
  * change of the service even when its name, endpoints and stats stay the same. Bump the version
  * when what is stored from a feed changes shape.
  */
-const BAZAAR_FINGERPRINT_VERSION = "bazaar-2";
+const BAZAAR_FINGERPRINT_VERSION = "bazaar-3";
 
 export function bazaarFingerprint(service: BazaarService): string {
   return createHash("sha256")
     .update(BAZAAR_FINGERPRINT_VERSION)
     .update(serviceFingerprint(service.service))
     .update(JSON.stringify(service.paymentOptions))
-    .update(JSON.stringify(service.service.endpoints.map((e) => e.call ?? null)))
+    .update(JSON.stringify(service.service.endpoints.map((e) => [e.call ?? null, e.selfReported ?? null])))
     .digest("base64url");
 }

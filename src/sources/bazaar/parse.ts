@@ -108,6 +108,7 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
       warnings,
     ),
     serviceName: firstText(from("serviceName"), warnings),
+    iconUrl: readIconUrl(firstText(from("iconUrl"), warnings), warnings),
     tags: mergeTags([item.tags, metadata.tags, info.tags], warnings),
     lastUpdated: readDate("lastUpdated", item.lastUpdated, warnings),
     totalCalls30d: firstCount(quality("l30DaysTotalCalls"), warnings),
@@ -120,6 +121,13 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
     ),
     warnings,
   };
+}
+
+function readIconUrl(text: string | null, warnings: string[]): string | null {
+  if (text === null) return null;
+  if (/^https?:\/\/\S+$/i.test(text)) return text;
+  warnings.push(`iconUrl ignored: not an http(s) URL: ${text.slice(0, 80)}`);
+  return null;
 }
 
 function firstPresent(candidates: [string, unknown][]): unknown {

@@ -13,6 +13,8 @@ export interface BazaarResource {
   method: string;
   description: string | null;
   serviceName: string | null;
+  /** An http(s) URL; anything else is dropped with a warning. */
+  iconUrl: string | null;
   /** Lower-cased, trimmed, deduplicated. */
   tags: string[];
   lastUpdated: Date | null;

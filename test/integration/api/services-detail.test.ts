@@ -75,6 +75,12 @@ describe("GET /v1/services/{id} and /history", () => {
     await database.drop();
   });
 
+  const UNOBSERVED = {
+    pay_to_shared_with_origins: null,
+    answers_our_probes: null,
+    listed_since: "2026-01-01T00:00:00.000Z",
+    listing_age_days: expect.any(Number),
+  };
   const NOTHING_PUBLISHED = {
     payable: false,
     decided_by: null,
@@ -100,6 +106,8 @@ describe("GET /v1/services/{id} and /history", () => {
           probe: UNPROBED,
           payability: NOTHING_PUBLISHED,
           call: null,
+          self_reported: null,
+          evidence: UNOBSERVED,
         },
         {
           method: "POST",
@@ -109,6 +117,8 @@ describe("GET /v1/services/{id} and /history", () => {
           probe: UNPROBED,
           payability: NOTHING_PUBLISHED,
           call: null,
+          self_reported: null,
+          evidence: UNOBSERVED,
         },
       ],
       uptime_30d: 99.95,

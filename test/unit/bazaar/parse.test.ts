@@ -19,6 +19,7 @@ describe("parseBazaarItem: v1 item", () => {
       method: "GET",
       description: "7-day forecast for a city",
       serviceName: null,
+      iconUrl: null,
       tags: [],
       lastUpdated: new Date("2025-10-20T14:03:11.532Z"),
       totalCalls30d: null,
