@@ -1,14 +1,11 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HostRateLimiter } from "../../../src/probe/rate-limit";
-import { handleProbeJob } from "../../../src/probe/worker";
 import { BASE_USDC, PAY_TO, v1Item, v2Item } from "../../fixtures/bazaar/feed-items";
 import { createTestApp, type TestApp } from "../../support/app";
 import { crawlFeedOnce } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureFeed } from "../../support/fixture-feed";
-import { testLogger } from "../../support/logger";
-import { testProbeDeps } from "../../support/probe";
+import { probeNow } from "../../support/probe";
 import { X402Fixture } from "../../support/x402-fixture";
 
 const ACCEPTS = [
@@ -80,15 +77,7 @@ describe("how to call an endpoint: stored from feeds and challenges, served in d
     ];
     await crawlFeedOnce(database.db, database.url, feed.url);
     const live = await database.db.endpoint.findFirstOrThrow({ where: { url: seller.url("/live") } });
-    const deps = {
-      db: database.db,
-      probe: testProbeDeps(),
-      limiter: new HostRateLimiter(1_000_000),
-      logger: testLogger,
-      signal: new AbortController().signal,
-      counts: { probed: 0, skipped: 0 },
-    };
-    await handleProbeJob(deps, { endpointId: live.id, enqueuedAt: new Date().toISOString() });
+    await probeNow(database.db, [live.id]);
 
     const list = await request(api.app).get("/v1/services");
     const detail = await request(api.app).get(`/v1/services/${list.body.items[0].id}`);

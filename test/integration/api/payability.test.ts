@@ -1,15 +1,12 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HostRateLimiter } from "../../../src/probe/rate-limit";
-import { handleProbeJob } from "../../../src/probe/worker";
 import { v1Item, v2Item } from "../../fixtures/bazaar/feed-items";
 import { createTestApp, type TestApp } from "../../support/app";
 import { crawlFeedOnce } from "../../support/crawl";
 import { parseCsv } from "../../support/csv";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureFeed } from "../../support/fixture-feed";
-import { testLogger } from "../../support/logger";
-import { testProbeDeps } from "../../support/probe";
+import { probeNow } from "../../support/probe";
 import { v1ChallengeBody, v2ChallengeHeader } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
 import { v1Entry, v2Entry } from "../../unit/payments/fixtures";
@@ -64,17 +61,10 @@ describe("payability verdicts through the feed, the probes and the API", () => {
     const endpoints = await database.db.endpoint.findMany({
       where: { url: { not: { endsWith: "/listed-only" } } },
     });
-    const deps = {
-      db: database.db,
-      probe: testProbeDeps(),
-      limiter: new HostRateLimiter(1_000_000),
-      logger: testLogger,
-      signal: new AbortController().signal,
-      counts: { probed: 0, skipped: 0 },
-    };
-    for (const endpoint of endpoints) {
-      await handleProbeJob(deps, { endpointId: endpoint.id, enqueuedAt: new Date().toISOString() });
-    }
+    await probeNow(
+      database.db,
+      endpoints.map((e) => e.id),
+    );
 
     const list = await request(api.app).get("/v1/services");
     serviceId = list.body.items[0].id;
