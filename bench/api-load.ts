@@ -13,6 +13,8 @@ export interface LoadResult {
 export interface LoadOptions {
   connections: number;
   durationSeconds: number;
+  /** Sent with every request (the API key of the "with a key" rows). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function load(baseUrl: string, paths: string[], options: LoadOption
     connections: options.connections,
     duration: options.durationSeconds,
     workers: 1,
-    requests: paths.map((path) => ({ method: "GET", path })),
+    requests: paths.map((path) => ({ method: "GET", path, headers: options.headers })),
   });
   return {
     p50Ms: result.latency.p50,

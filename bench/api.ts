@@ -8,7 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express from "express";
+import { Accounts } from "../src/accounts/accounts";
+import { createApiKey } from "../src/accounts/api-keys";
 import { refreshAllSearch } from "../src/catalogue/search-index";
+import { loadConfig } from "../src/config/config";
 import { createReadPool } from "../src/db/read-pool";
 import { type AppDependencies, createApp } from "../src/http/app";
 import { ResponseCache } from "../src/http/response-cache";
@@ -94,10 +97,14 @@ function scenarios(serviceIds: string[]): Array<{ query: string; paths: string[]
 }
 
 /** Checks every variant answers 200 and returns the mean number of items they match. */
-async function meanMatches(baseUrl: string, paths: string[]): Promise<number> {
+async function meanMatches(
+  baseUrl: string,
+  paths: string[],
+  headers?: Record<string, string>,
+): Promise<number> {
   let sum = 0;
   for (const p of paths) {
-    const response = await fetch(baseUrl + p);
+    const response = await fetch(baseUrl + p, { headers });
     if (response.status !== 200) throw new Error(`${p}: HTTP ${response.status} ${await response.text()}`);
     const body = (await response.json()) as { total?: number };
     sum += body.total ?? 1;
@@ -178,6 +185,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
   const database = await benchDatabase();
   const pool = createReadPool(database.url, connections, benchLogger);
   const servers: Array<{ close(): Promise<void> }> = [];
+  const openAccounts: Accounts[] = [];
   try {
     let started = performance.now();
     await generateCatalogue(database.url);
@@ -190,14 +198,32 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     // Both apps as the product runs them (API_INDEX_REFRESH_SECONDS=60): lists and searches are
     // answered from the in-memory catalogue index. The first has no response cache, so every
     // request is computed; the second adds the product's default cache (answers reused for 10 s).
+    // Every request passes the product's request guard (keys, shared rate limits in Postgres,
+    // usage). The load comes from one address: the anonymous limit is raised through configuration,
+    // as an operator would; the key's organisation gets a plan with room for the load.
+    const config = loadConfig({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: "100000000" });
+    const accountSettings = {
+      anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
+    };
+    await database.db.plan.create({ data: { id: "bench", requestsPerMinute: 100_000_000 } });
+    const organisation = await database.db.organisation.create({ data: { name: "bench", planId: "bench" } });
+    const { key } = await createApiKey(
+      database.db,
+      { organisationId: organisation.id, environment: "live" },
+      ["catalogue:read"],
+    );
     const startApp = async (options: Partial<AppDependencies>): Promise<string> => {
+      const accounts = new Accounts(pool, benchLogger, accountSettings);
       const app = createApp({
         db: database.db,
         pool,
         logger: benchLogger,
         indexRefreshMs: 60_000,
+        accounts,
         ...options,
       });
+      openAccounts.push(accounts);
       const server = await listen(app, 0, "127.0.0.1");
       servers.push(server); // only this list refers to the server (and its index) from here on
       return `http://127.0.0.1:${server.port}`;
@@ -241,18 +267,19 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const sliceSeconds = durationSeconds / SLICES;
     /** Latencies: alone (1 connection), then under load in one continuous run, after a warm-up. */
-    const latencies = async (baseUrl: string, paths: string[]) => {
-      await load(baseUrl, paths, { connections, durationSeconds: 2 }); // warm-up, not reported
+    const latencies = async (baseUrl: string, paths: string[], headers?: Record<string, string>) => {
+      await load(baseUrl, paths, { connections, durationSeconds: 2, headers }); // warm-up, not reported
       return {
-        alone: await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds }),
-        loaded: await load(baseUrl, paths, { connections, durationSeconds }),
+        alone: await load(baseUrl, paths, { connections: 1, durationSeconds: aloneSeconds, headers }),
+        loaded: await load(baseUrl, paths, { connections, durationSeconds, headers }),
       };
     };
     const measure = async (
       baseUrl: string,
       paths: string[],
+      headers?: Record<string, string>,
     ): Promise<Omit<QueryRow, "query" | "matches">> => {
-      const { alone, loaded } = await latencies(baseUrl, paths);
+      const { alone, loaded } = await latencies(baseUrl, paths, headers);
       // The machine's speed drifts over minutes (other tenants, Postgres's background work): the
       // query's throughput is measured again in slices alternating with the bare route's (bare,
       // query, query, bare, …), so both see the same machine and neither always goes first.
@@ -260,8 +287,11 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       for (let i = 0; i < SLICES; i += 1) {
         const order = i % 2 === 0 ? (["bare", "query"] as const) : (["query", "bare"] as const);
         for (const which of order) {
-          const [url, asked] = which === "bare" ? [bareUrl, ["/bare"]] : [baseUrl, paths];
-          slices[which].push(await load(url, asked, { connections, durationSeconds: sliceSeconds }));
+          const [url, asked, sent] =
+            which === "bare" ? [bareUrl, ["/bare"], undefined] : [baseUrl, paths, headers];
+          slices[which].push(
+            await load(url, asked, { connections, durationSeconds: sliceSeconds, headers: sent }),
+          );
         }
       }
       const paired = { query: combined(slices.query), bare: combined(slices.bare) };
@@ -292,17 +322,19 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       },
     ];
     const all = scenarios(sample.map((r) => r.id));
-    for (const [suffix, baseUrl, chosen] of [
-      ["", apiUrl, all],
-      [", q read by Postgres every time", forgetfulUrl, all.slice(0, 2)],
-      [" (response cache)", cachedUrl, all],
+    const withKey = { authorization: `Bearer ${key}` };
+    for (const [suffix, baseUrl, chosen, headers] of [
+      ["", apiUrl, all, undefined],
+      [", with an API key", apiUrl, all.slice(0, 2), withKey],
+      [", q read by Postgres every time", forgetfulUrl, all.slice(0, 2), undefined],
+      [" (response cache)", cachedUrl, all, undefined],
     ] as const) {
       for (const scenario of chosen) {
-        const matches = await meanMatches(baseUrl, scenario.paths);
+        const matches = await meanMatches(baseUrl, scenario.paths, headers);
         queries.push({
           query: `${scenario.query}${suffix}`,
           matches,
-          ...(await measure(baseUrl, scenario.paths)),
+          ...(await measure(baseUrl, scenario.paths, headers)),
         });
       }
     }
@@ -355,6 +387,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     return { queries, csv, markdown };
   } finally {
     for (const server of servers.reverse()) await server.close();
+    for (const accounts of openAccounts) await accounts.close();
     await pool.end();
     await database.close();
   }

@@ -91,7 +91,7 @@ export async function recordCrawlErrors(
   });
 }
 
-/** Which of these sources (by kind and base URL) had a run start at or after `since`, as "kind baseUrl" keys. */
+/** Which of these sources (by kind and base URL) had a completed run start at or after `since`, as "kind baseUrl" keys. */
 export async function sourcesCrawledSince(
   db: Database,
   sources: { kind: SourceKind; baseUrl: string }[],
@@ -101,7 +101,8 @@ export async function sourcesCrawledSince(
   const rows = await db.source.findMany({
     where: {
       OR: sources.map(({ kind, baseUrl }) => ({ kind, baseUrl })),
-      crawlRuns: { some: { startedAt: { gte: since } } },
+      // Only a run that read the whole listing counts: a failed start-up crawl must be retried.
+      crawlRuns: { some: { startedAt: { gte: since }, status: "completed" } },
     },
     select: { kind: true, baseUrl: true },
   });

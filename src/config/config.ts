@@ -1,28 +1,13 @@
-import { Cron } from "croner";
 import { z } from "zod";
+import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
+import { booleanFlag, cronExpression, jsonSetting, siteOverridesSchema } from "./setting-schemas";
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
  * description (the README's configuration table mirrors this list). A bad value stops the process
  * with a message naming the variable and what is allowed.
  */
-
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
-  .transform((value) => ["true", "1", "yes"].includes(value));
-
-const cronExpression = z.string().refine(
-  (value) => {
-    try {
-      new Cron(value, { paused: true }).stop();
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: "must be a cron expression such as '0 * * * *' (minute hour day month weekday)" },
-);
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const postgresUrl = z.url({
@@ -43,6 +28,31 @@ function positiveInt(max: number) {
     .min(1, `must be between 1 and ${max}`)
     .max(max, `must be between 1 and ${max}`);
 }
+
+/** Express's "trust proxy" without `true`, which would believe any X-Forwarded-For. */
+const trustProxySetting = z
+  .string()
+  .default("false")
+  .transform((value, context): false | number | string[] => {
+    const text = value.trim();
+    if (text === "false") return false;
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text.split(",").map((entry) => entry.trim());
+    const valid = z.union([
+      z.ipv4(),
+      z.ipv6(),
+      z.cidrv4(),
+      z.cidrv6(),
+      z.enum(["loopback", "linklocal", "uniquelocal"]),
+    ]);
+    if (entries.every((entry) => valid.safeParse(entry).success)) return entries;
+    context.addIssue({
+      code: "custom",
+      message:
+        "must be false, a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal",
+    });
+    return z.NEVER;
+  });
 
 export const settings = {
   DATABASE_URL: {
@@ -154,7 +164,10 @@ export const settings = {
     description: "User-Agent sent by the crawler.",
   },
   SITE_OVERRIDES: {
-    schema: z.string().optional(),
+    schema: jsonSetting(
+      siteOverridesSchema,
+      '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}',
+    ).optional(),
     description:
       'JSON map of host to extra label wording, e.g. {"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}.',
   },
@@ -209,6 +222,22 @@ export const settings = {
     schema: z.string().min(1).default("x402-catalogue/0.1 (x402 endpoint probe)"),
     description: "User-Agent sent by probes.",
   },
+  // Accounts (src/accounts): proxies, rate limits, usage.
+  TRUST_PROXY: {
+    schema: trustProxySetting,
+    description:
+      "Which proxies may tell the client address (X-Forwarded-For) that anonymous rate limits count by: false (none: the connection's address), a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal.",
+  },
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: {
+    schema: positiveInt(100_000_000).default(120),
+    description:
+      "Requests a minute from one client address without a valid key, shared by every API process. Keys are limited by their organisation's plan (table plans).",
+  },
+  USAGE_FLUSH_SECONDS: {
+    schema: positiveInt(3600).default(10),
+    description:
+      "How often each API process writes its counted key usage to Postgres (a crash loses at most this much).",
+  },
 } as const;
 
 type Settings = typeof settings;
@@ -221,6 +250,19 @@ export class ConfigError extends Error {
   }
 }
 
+/** One message per problem; a problem inside a JSON value names where it is (`dir.example.labels`). */
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      // Paths name places inside JSON objects; an index into a comma-separated list says nothing.
+      const where = issue.path.some((key) => typeof key === "string") ? issue.path.map(String).join(".") : "";
+      const what =
+        issue.code === "unrecognized_keys" ? `unknown key(s) ${issue.keys.join(", ")}` : issue.message;
+      return where ? `${where}: ${what}` : what;
+    })
+    .join("; ");
+}
+
 /** Empty strings count as unset, as most shells and compose files write them. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const problems: string[] = [];
@@ -231,7 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (result.success) values[name] = result.data;
     else
       problems.push(
-        `${name}=${JSON.stringify(raw)}: ${result.error.issues.map((i) => i.message).join("; ")}`,
+        `${name}=${JSON.stringify(redactSecrets(raw ?? ""))}: ${describeIssues(result.error.issues)}`,
       );
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -163,7 +163,10 @@ function outcomeOf(
 ): { status: CrawlStatus; message: string | null } {
   if (aborted) return { status: "aborted", message: "stopped before the end; nothing was delisted" };
   if (crashed) return { status: "failed", message: `crawler error: ${String(crashed)}` };
-  if (session.listingPagesRead === 0) return { status: "failed", message: "the listing could not be read" };
+  if (session.listingPagesRead === 0) {
+    const why = session.firstListingFailure;
+    return { status: "failed", message: `the listing could not be read${why ? `: ${why}` : ""}` };
+  }
   if (session.listed.size === 0) {
     return {
       status: "failed",

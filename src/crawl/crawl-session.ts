@@ -46,6 +46,8 @@ export class CrawlSession {
   };
   listingPagesRead = 0;
   listingPagesFailed = 0;
+  /** Why the first listing page that failed did (the run's message when none could be read). */
+  firstListingFailure: string | null = null;
   /** Page numbers of the listing pages read, and the URLs of those that failed. */
   readonly listingPageNumbers = new Set<number>();
   readonly failedListingUrls: string[] = [];
@@ -116,7 +118,8 @@ export class CrawlSession {
     if (pageNumber !== null) this.listingPageNumbers.add(pageNumber);
   }
 
-  recordListingPageFailed(url: string): void {
+  recordListingPageFailed(url: string, reason?: string): void {
+    this.firstListingFailure ??= reason ?? null;
     this.listingPagesFailed += 1;
     this.failedListingUrls.push(url);
   }

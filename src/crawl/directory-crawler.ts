@@ -2,6 +2,7 @@ import { type CheerioCrawlingContext, Configuration, createCheerioRouter } from 
 import { MemoryStorage } from "@crawlee/memory-storage";
 import type { Logger } from "../logging/logger";
 import { crawleeLog } from "./crawlee-log";
+import { describeFetchFailure } from "./fetch-failure";
 import {
   guardResponse,
   identifyCrawler,
@@ -44,6 +45,9 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
       maxConcurrency: settings.maxConcurrency,
       maxRequestsPerMinute: settings.maxRequestsPerMinute,
       maxRequestRetries: settings.maxRetries,
+      // Crawlee retries a refused connection or a DNS failure as a "session error", up to 10
+      // times beside maxRequestRetries: an unreachable directory took minutes to fail.
+      maxSessionRotations: settings.maxRetries,
       navigationTimeoutSecs: settings.requestTimeoutSeconds,
       requestHandlerTimeoutSecs: settings.requestTimeoutSeconds + 60,
       useSessionPool: false,
@@ -76,7 +80,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
             kind: "fetch",
             url,
             statusCode: statusFromError(error),
-            message: error.message,
+            message: describeFetchFailure(error.message),
           });
         };
         if (request.label === REVALIDATE) {
@@ -85,7 +89,8 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
           return;
         }
         failed(request.url);
-        if (request.label === LISTING) session.recordListingPageFailed(request.url);
+        if (request.label === LISTING)
+          session.recordListingPageFailed(request.url, describeFetchFailure(error.message));
         else if (request.label === DETAIL)
           await saveFromListing(db, session, (request.userData as DetailUserData).detailUrl);
       },

@@ -21,21 +21,8 @@ export interface CrawlSettings {
   labelAliases: (host: string) => LabelAliases | undefined;
 }
 
-interface SiteOverride {
-  labels?: LabelAliases;
-}
-
-function parseSiteOverrides(json: string | undefined): Record<string, SiteOverride> {
-  if (!json) return {};
-  const parsed: unknown = JSON.parse(json);
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new Error("SITE_OVERRIDES must be a JSON object keyed by host");
-  }
-  return parsed as Record<string, SiteOverride>;
-}
-
 export function crawlSettingsFromConfig(config: Config): CrawlSettings {
-  const overrides = parseSiteOverrides(config.SITE_OVERRIDES);
+  const overrides = config.SITE_OVERRIDES ?? {};
   return {
     maxConcurrency: config.CRAWL_MAX_CONCURRENCY,
     maxRequestsPerMinute: config.CRAWL_MAX_REQUESTS_PER_MINUTE,

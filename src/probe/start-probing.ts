@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { pruneCatalogueChanges } from "../catalogue/catalogue-changes";
+import { startProbeSweep } from "../catalogue/probe-sweeps";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
 import type { JobPump } from "./pump";
@@ -56,6 +57,7 @@ export async function startProbing(deps: ProbingDeps): Promise<Probing> {
     const sweepOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds };
     await boss.work(SWEEP_QUEUE, sweepOptions, async () => {
       const offered = await enqueueProbes(boss, deps.db, settings.perHostPerMinute, logger);
+      await startProbeSweep(deps.db, "schedule", offered);
       // Probes are the catalogue's steady writers, so their once-per-cluster sweep also prunes the
       // change log they grow.
       await pruneCatalogueChanges(deps.db);

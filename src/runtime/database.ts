@@ -7,12 +7,14 @@ export interface DatabaseServer {
   url: string;
   embedded: boolean;
   stop(): Promise<void>;
+  /** Calls back if the embedded server goes away underneath us; never for an external one. */
+  onLost(callback: () => void): void;
 }
 
 /** The configured Postgres, or an embedded one when DATABASE_URL is unset; migrations applied. */
 export async function openDatabaseServer(config: Config, logger: Logger): Promise<DatabaseServer> {
   const server: DatabaseServer = config.DATABASE_URL
-    ? { url: config.DATABASE_URL, embedded: false, stop: async () => {} }
+    ? { url: config.DATABASE_URL, embedded: false, stop: async () => {}, onLost: () => {} }
     : {
         ...(await startEmbeddedPostgres({
           dataDir: config.CATALOGUE_DATA_DIR,

@@ -1,3 +1,4 @@
+import { Accounts } from "../accounts/accounts";
 import type { Config } from "../config/config";
 import { crawlSettingsFromConfig } from "../crawl/settings";
 import { createPrismaClient, type Database } from "../db/prisma-client";
@@ -11,7 +12,7 @@ import { startProbing } from "../probe/start-probing";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
 import { openDatabaseServer } from "./database";
-import type { Shutdown } from "./shutdown";
+import { DATABASE_LOST, type Shutdown } from "./shutdown";
 
 export interface Product {
   db: Database;
@@ -28,10 +29,16 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   const started = Date.now();
   const server = await openDatabaseServer(config, logger);
   shutdown.register("database server", () => server.stop());
+  server.onLost(() => shutdown.fail(DATABASE_LOST));
   const db = createPrismaClient(server.url);
   shutdown.register("database client", () => db.$disconnect());
   const pool = createReadPool(server.url, 10, logger);
   shutdown.register("read pool", () => pool.end());
+  const accounts = new Accounts(pool, logger, {
+    anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
+  });
+  shutdown.register("usage counts", () => accounts.close());
   const http = await listen(
     createApp({
       db,
@@ -40,6 +47,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       preloadIndex: true,
+      accounts,
+      trustProxy: config.TRUST_PROXY,
     }),
     config.PORT,
     config.HOST,

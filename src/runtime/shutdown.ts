@@ -20,6 +20,7 @@ export class Shutdown {
     this.closers.push({ name, close });
   }
 
+  /** On SIGINT/SIGTERM: close everything, then exit (0 unless a closer failed). */
   listenForSignals(): void {
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
       process.on(signal, () => {
@@ -27,10 +28,17 @@ export class Shutdown {
           this.logger.warn({ signal }, "second signal: exiting now");
           process.exit(1);
         }
-        this.logger.info({ signal }, "shutting down");
+        this.logger.info({ signal }, `${signal}: shutting down`);
         void this.close().then(() => process.exit(process.exitCode ?? 0));
       });
     }
+  }
+
+  /** Something this process cannot work without is gone: close what is left and exit 1. */
+  fail(reason: string): void {
+    this.logger.error(reason);
+    process.exitCode = 1;
+    void this.close().then(() => process.exit(1));
   }
 
   /** Asks running work to stop (the signal fires) without running the closers yet. */
@@ -55,3 +63,7 @@ export class Shutdown {
     }
   }
 }
+
+export const DATABASE_LOST =
+  "the embedded postgres this process used has stopped (another process or an operator stopped it); " +
+  "exiting with code 1 so a supervisor can restart it";

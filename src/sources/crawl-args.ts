@@ -4,9 +4,15 @@ import { configuredSources } from "./configured-sources";
 import { kindForUrl, type SourceSpec } from "./source-spec";
 
 export const CRAWL_USAGE = `usage: npm run crawl -- [--kind bazaar|html_directory] [URL]
+       npm run crawl -- --help
   URL      a directory listing page or a discovery feed; without it, the configured sources
            (SOURCES, else DIRECTORY_URL, else the public CDP Bazaar feed) are crawled one after another
   --kind   what URL is; default: bazaar when its path ends in /discovery/resources, else html_directory`;
+
+/** `--help`/`-h` anywhere: print the usage and exit 0, before the configuration is even read. */
+export function wantsHelp(argv: string[]): boolean {
+  return argv.includes("--help") || argv.includes("-h");
+}
 
 const KINDS = new Set<string>(["bazaar", "html_directory"]);
 

@@ -1,11 +1,12 @@
 import { sourcesCrawledSince } from "../catalogue/crawl-runs";
+import type { CrawlOutcome } from "../crawl/crawl-directory";
 import type { Logger } from "../logging/logger";
 import { scheduleJob } from "../scheduling/crawl-schedule";
 import type { BazaarCrawlDependencies } from "./bazaar/crawl-bazaar";
 import { type CrawlTrigger, crawlSource, sourceBaseUrl } from "./crawl-source";
 import type { SourceSpec } from "./source-spec";
 
-/** A source crawled this recently is not crawled again at start-up: restarts must not hammer sources. */
+/** A source crawled successfully this recently is not crawled again at start-up: restarts must not hammer sources. */
 const STARTUP_FRESHNESS_MS = 60 * 60 * 1000;
 
 export interface SourceCrawls {
@@ -37,7 +38,9 @@ export function scheduleSourceCrawls(
   const job = scheduleJob(
     "crawl",
     schedule,
-    (signal) => crawlAll(deps, sources, "schedule", signal, logger),
+    async (signal) => {
+      await crawlAll(deps, sources, "schedule", signal, logger);
+    },
     logger,
   );
   const controller = new AbortController();
@@ -68,12 +71,22 @@ async function crawlStale(
   );
   const stale = sources.filter((s) => !fresh.has(`${s.kind} ${sourceBaseUrl(s)}`));
   if (stale.length === 0) {
-    logger.info("every source was crawled within the hour: no start-up crawl");
+    logger.info("every source was crawled successfully within the hour: no start-up crawl");
     return;
   }
-  logger.info({ sources: stale.map((s) => s.url) }, "start-up crawl of sources not crawled within the hour");
-  await crawlAll(deps, stale, "schedule", signal, logger);
+  logger.info(
+    { sources: stale.map((s) => s.url) },
+    "start-up crawl of sources not successfully crawled within the hour",
+  );
+  const statuses = await crawlAll(deps, stale, "schedule", signal, logger);
+  if (!signal.aborted && statuses.every((status) => status === "failed")) logger.warn(NOTHING_CRAWLED);
 }
+
+/** A first start with no configuration and no internet must say how to get a catalogue at all. */
+export const NOTHING_CRAWLED =
+  "nothing could be crawled at start-up (no source answered: no internet, or a wrong URL). " +
+  "Crawl a directory once with `npm run crawl -- URL`, or set SOURCES (or DIRECTORY_URL) to the sources " +
+  "to crawl on the schedule; the API keeps serving what is stored";
 
 /** One source after another; one that fails never keeps the next from being crawled. */
 async function crawlAll(
@@ -82,13 +95,16 @@ async function crawlAll(
   trigger: CrawlTrigger,
   signal: AbortSignal,
   logger: Logger,
-): Promise<void> {
+): Promise<CrawlOutcome["status"][]> {
+  const statuses: CrawlOutcome["status"][] = [];
   for (const source of sources) {
-    if (signal.aborted) return;
+    if (signal.aborted) break;
     try {
-      await crawlSource(deps, source, trigger, signal);
+      statuses.push((await crawlSource(deps, source, trigger, signal)).status);
     } catch (err) {
+      statuses.push("failed");
       logger.error({ err, source: source.url, kind: source.kind }, "crawl of a source failed");
     }
   }
+  return statuses;
 }

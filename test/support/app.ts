@@ -1,17 +1,43 @@
 import type { Express } from "express";
+import { type AccountSettings, Accounts } from "../../src/accounts/accounts";
 import { createReadPool, type ReadPool } from "../../src/db/read-pool";
-import { createApp } from "../../src/http/app";
+import { type AppDependencies, createApp } from "../../src/http/app";
+import type { Logger } from "../../src/logging/logger";
 import type { TestDatabase } from "./database";
 import { testLogger } from "./logger";
 
 export interface TestApp {
   app: Express;
   pool: ReadPool;
+  accounts: Accounts;
   close(): Promise<void>;
 }
 
-/** The real app on a test database: Prisma for health, a pg pool for the read API and CSV. */
-export function createTestApp(database: Pick<TestDatabase, "db" | "url">): TestApp {
-  const pool = createReadPool(database.url, 5, testLogger);
-  return { app: createApp({ db: database.db, pool, logger: testLogger }), pool, close: () => pool.end() };
+/** Tests of the catalogue make many requests from one address: a limit they never reach. */
+const GENEROUS: AccountSettings = { anonymousRequestsPerMinute: 1_000_000, usageFlushMs: 60_000 };
+
+export interface TestAppOptions {
+  accountSettings?: Partial<AccountSettings>;
+  trustProxy?: AppDependencies["trustProxy"];
+  logger?: Logger;
+}
+
+/** The real app on a test database: Prisma for health and accounts, a pg pool for reads and CSV. */
+export function createTestApp(
+  database: Pick<TestDatabase, "db" | "url">,
+  options: TestAppOptions = {},
+): TestApp {
+  const logger = options.logger ?? testLogger;
+  const pool = createReadPool(database.url, 5, logger);
+  const accounts = new Accounts(pool, logger, { ...GENEROUS, ...options.accountSettings });
+  const app = createApp({ db: database.db, pool, logger, accounts, trustProxy: options.trustProxy });
+  return {
+    app,
+    pool,
+    accounts,
+    close: async () => {
+      await accounts.close();
+      await pool.end();
+    },
+  };
 }

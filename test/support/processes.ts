@@ -18,7 +18,25 @@ export interface StartedProcess {
 /** Starts one of the product's entry points the way a user would, with JSON logs on stdout. */
 export function startEntryPoint(script: string, args: string[], env: Record<string, string>): StartedProcess {
   // One process (no tsx wrapper), so a signal or SIGKILL reaches the program itself.
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  return startCommand(process.execPath, ["--import", "tsx", script, ...args], env);
+}
+
+/** A built entry point (`npm run build` → dist/), run by node alone as the image runs it. */
+export function startBuiltEntryPoint(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): StartedProcess {
+  return startCommand(process.execPath, [script, ...args], env);
+}
+
+/** `npm run <script>` as an operator types it (npm, its shell, then node), to test what npm does with signals. */
+export function startNpmScript(script: string, args: string[], env: Record<string, string>): StartedProcess {
+  return startCommand("npm", ["run", "--silent", script, ...(args.length > 0 ? ["--", ...args] : [])], env);
+}
+
+function startCommand(command: string, args: string[], env: Record<string, string>): StartedProcess {
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,14 @@
 import { Worker } from "node:worker_threads";
 import { type ExtractionResult, type ExtractionTask, runExtraction } from "./run-extraction";
 
+/**
+ * Run from source (tsx, tests), a worker starts from a plain module that loads its TypeScript;
+ * built (`npm run build`, the image), from the bundled worker beside this code in dist/.
+ */
+const WORKER_URL = import.meta.url.endsWith(".ts")
+  ? new URL("./extraction-worker-entry.mjs", import.meta.url)
+  : new URL("./extraction-worker.js", import.meta.url);
+
 interface Pending {
   resolve: (result: ExtractionResult) => void;
   reject: (error: Error) => void;
@@ -43,7 +51,7 @@ export class ExtractionPool {
   }
 
   private spawn(): PoolWorker {
-    const worker = new Worker(new URL("./extraction-worker-entry.mjs", import.meta.url));
+    const worker = new Worker(WORKER_URL);
     const entry: PoolWorker = { worker, pending: new Map() };
     worker.on("message", (message: { id: number; result?: ExtractionResult; error?: string }) => {
       const pending = entry.pending.get(message.id);

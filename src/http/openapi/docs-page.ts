@@ -26,15 +26,91 @@ function schemaSummary(schema: { [key: string]: Json } | undefined): string {
   return parts.join(", ");
 }
 
+/** Who may call an operation, from its security requirements (accounts-operations.ts). */
+function accessNote(security: Array<Record<string, string[]>> | undefined): string {
+  const keyed = security?.find((requirement) => Object.keys(requirement).length > 0);
+  const scopes = keyed ? Object.values(keyed).flat() : [];
+  const scope = scopes.length > 0 ? ` with the scope ${scopes.join(", ")}` : "";
+  if (!keyed) return "";
+  return security?.some((requirement) => Object.keys(requirement).length === 0)
+    ? `Public; a key sent must be valid${scope}.`
+    : `Needs an API key${scope}.`;
+}
+
+type JsonSchema = { [key: string]: Json };
+
+const asSchema = (value: Json | undefined): JsonSchema | undefined =>
+  value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+
+/** A property's own schema without its `null` branch, and whether it may be null. */
+function unwrapNullable(schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf.map(asSchema) : [];
+  const other = branches.filter((branch) => branch && branch.type !== "null");
+  if (branches.length === 2 && other.length === 1 && other[0])
+    return {
+      schema: { ...other[0], ...(schema.description ? { description: schema.description } : {}) },
+      nullable: true,
+    };
+  return { schema, nullable: false };
+}
+
+function typeText(schema: JsonSchema, nullable: boolean): string {
+  const ref = typeof schema.$ref === "string" ? schema.$ref.split("/").pop() : undefined;
+  const items = asSchema(schema.items);
+  const itemRef = typeof items?.$ref === "string" ? items.$ref.split("/").pop() : undefined;
+  const base = ref
+    ? `<a href="#schema-${ref}">${ref}</a>`
+    : itemRef
+      ? `list of <a href="#schema-${itemRef}">${itemRef}</a>`
+      : escapeHtml(schemaSummary(schema));
+  return nullable ? `${base}, or null` : base;
+}
+
+/** One row per field, nested objects flattened to dotted names (probe.windows.24h.p50_ms). */
+function fieldRows(schema: JsonSchema, prefix: string, rows: string[]): string[] {
+  for (const [name, raw] of Object.entries(asSchema(schema.properties) ?? {})) {
+    const property = asSchema(raw);
+    if (!property) continue;
+    const { schema: field, nullable } = unwrapNullable(property);
+    const path = `${prefix}${name}`;
+    const description = typeof field.description === "string" ? field.description : "";
+    rows.push(
+      `<tr><td><code>${escapeHtml(path)}</code></td><td>${typeText(field, nullable)}</td><td>${escapeHtml(description)}</td></tr>`,
+    );
+    if (field.properties) fieldRows(field, `${path}.`, rows);
+    const items = asSchema(field.items);
+    if (items?.properties) fieldRows(items, `${path}[].`, rows);
+  }
+  return rows;
+}
+
+/** The answers' schemas with every field and what it means, so a reader need not guess. */
+function schemaSections(document: Document): string[] {
+  const schemas = (document.components?.schemas ?? {}) as { [name: string]: Json };
+  return Object.entries(schemas).map(([name, raw]) => {
+    const schema = asSchema(raw) ?? {};
+    const rows = fieldRows(schema, "", []);
+    return `<section id="schema-${escapeHtml(name)}">
+<h2>${escapeHtml(name)}</h2>
+${typeof schema.description === "string" ? `<p>${escapeHtml(schema.description)}</p>` : ""}
+${rows.length > 0 ? `<table><tr><th>Field</th><th>Type</th><th>Meaning</th></tr>${rows.join("")}</table>` : ""}
+</section>`;
+  });
+}
+
 /**
  * GET /docs: the OpenAPI document rendered as one self-contained page (no script, no CDN: the
  * machines it runs on may be offline). /openapi.json stays the source for tools.
  */
 export function renderDocsPage(document: Document): string {
   const sections: string[] = [];
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const operation = item.get;
-    if (!operation) continue;
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    (["get", "post", "delete"] as const).flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ path, method, operation }] : [];
+    }),
+  );
+  for (const { path, method, operation } of operations) {
     const rows = (operation.parameters ?? []).map((parameter) => {
       if (!("name" in parameter)) return "";
       const schema = parameter.schema as { [key: string]: Json } | undefined;
@@ -47,8 +123,9 @@ export function renderDocsPage(document: Document): string {
       )
       .join("");
     sections.push(`<section>
-<h2><span class="verb">GET</span> <code>${escapeHtml(path)}</code></h2>
+<h2><span class="verb">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h2>
 <p><b>${escapeHtml(operation.summary ?? "")}</b>${operation.description ? ` ${escapeHtml(operation.description)}` : ""}</p>
+<p>${escapeHtml(accessNote(operation.security))}</p>
 ${rows.length > 0 ? `<table><tr><th>Parameter</th><th>In</th><th>Schema</th><th>Meaning</th></tr>${rows.join("")}</table>` : ""}
 <ul>${responses}</ul>
 </section>`);
@@ -66,5 +143,7 @@ td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:t
 <p>${escapeHtml(document.info.description ?? "")}</p>
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}).</p>
 ${sections.join("\n")}
+<h1>Answers</h1>
+${schemaSections(document).join("\n")}
 </body></html>`;
 }

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } from "../schemas/catalogue";
 import { errorBodySchema, noQuery } from "../schemas/common";
 import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
+import { healthSchema, rootSchema } from "../schemas/operations";
+import { probeSweepListSchema } from "../schemas/probe-sweeps";
 import {
   historyExportQuery,
   historyListSchema,
@@ -13,6 +15,7 @@ import {
   serviceListQuery,
   serviceListSchema,
 } from "../schemas/services";
+import { accountOperations, BEARER_SCHEME, bearerSecurityScheme, secured } from "./accounts-operations";
 
 /**
  * OpenAPI 3.1, generated from the very zod schemas that validate the requests and describe the
@@ -44,6 +47,7 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/services",
+      operationId: "listServices",
       summary: "Search and filter services",
       description:
         "Listed services by default. Text search (q) ranks name and tags above description; filters combine " +
@@ -54,6 +58,7 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/services/{id}",
+      operationId: "getService",
       summary: "One service",
       description:
         "The id of any row of a catalogue entry answers the whole entry, under its primary row's id.",
@@ -63,6 +68,7 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/services/{id}/history",
+      operationId: "getServiceHistory",
       summary: "History of a service's figures",
       description: "Oldest first. from/to keep the intervals that overlap them.",
       request: { params: serviceIdParams, query: historyQuery },
@@ -71,6 +77,7 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/endpoints",
+      operationId: "listEndpoints",
       summary: "Search endpoints of listed services",
       request: { query: endpointListQuery },
       responses: jsonResponse("A page of endpoints, most relevant first.", endpointListSchema),
@@ -78,6 +85,7 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/categories",
+      operationId: "listCategories",
       summary: "Categories with their count of listed services",
       request: { query: pagingQuery },
       responses: jsonResponse("Most used first.", categoryListSchema),
@@ -85,6 +93,7 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/tags",
+      operationId: "listTags",
       summary: "Tags with their count of listed services",
       request: { query: pagingQuery },
       responses: jsonResponse("Most used first.", tagListSchema),
@@ -92,13 +101,25 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/crawls",
+      operationId: "listCrawlRuns",
       summary: "Recent crawl runs with their counts and errors",
       request: { query: pagingQuery },
       responses: jsonResponse("Newest first.", crawlRunListSchema),
     },
     {
       method: "get",
+      path: "/v1/probe-sweeps",
+      operationId: "listProbeSweeps",
+      summary: "Recent probe sweeps with their outcomes",
+      description:
+        "Scheduled sweeps and `npm run probe` runs; each counts the probes recorded until the next sweep.",
+      request: { query: pagingQuery },
+      responses: jsonResponse("Newest first.", probeSweepListSchema),
+    },
+    {
+      method: "get",
       path: "/v1/services.csv",
+      operationId: "exportServicesCsv",
       summary: "Export services as CSV",
       description:
         "The list's filters and sort, every matching row (no paging). Tags are joined by |, endpoints by line " +
@@ -109,10 +130,38 @@ function routes(): RouteConfig[] {
     {
       method: "get",
       path: "/v1/history.csv",
+      operationId: "exportHistoryCsv",
       summary: "Export history as CSV",
       description: "By service, oldest first. Without service_id, the history of every service.",
       request: { query: historyExportQuery },
       responses: { ...csvResponse("history.csv, streamed."), ...notFound },
+    },
+    {
+      method: "get",
+      path: "/healthz",
+      operationId: "getHealth",
+      summary: "Health: does the database answer",
+      description: "For load balancers and container health checks. Never cached.",
+      request: { query: noQuery },
+      responses: {
+        200: {
+          description: "The database answered.",
+          content: { "application/json": { schema: healthSchema } },
+        },
+        503: {
+          description: "The database did not answer within 2 s.",
+          content: { "application/json": { schema: healthSchema } },
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/",
+      operationId: "getRoot",
+      summary: "Where to start",
+      description: "Links to the docs, this document and the main lists.",
+      request: { query: noQuery },
+      responses: jsonResponse("Links.", rootSchema),
     },
   ];
 }
@@ -122,7 +171,8 @@ let document: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
 export function openApiDocument() {
   if (document) return document;
   const registry = new OpenAPIRegistry();
-  for (const route of routes()) registry.registerPath(route);
+  registry.registerComponent("securitySchemes", BEARER_SCHEME, bearerSecurityScheme);
+  for (const route of [...routes(), ...accountOperations()]) registry.registerPath(secured(route));
   document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
@@ -134,6 +184,8 @@ export function openApiDocument() {
         "Errors answer { statusCode, message, error }. Unknown query parameters are refused.",
     },
     servers: [{ url: "/" }],
+    // Every operation is public: no key, no payment.
+    security: [],
   });
   return document;
 }

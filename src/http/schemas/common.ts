@@ -80,9 +80,12 @@ export const pagingParams = {
 
 export const errorBodySchema = z
   .strictObject({
-    statusCode: z.number().int().meta({ example: 400 }),
-    message: z.string().meta({ example: 'limit: must be a whole number from 1 to 200 (got "500")' }),
-    error: z.string().meta({ example: "Bad Request" }),
+    statusCode: z.number().int().meta({ description: "The HTTP status.", example: 400 }),
+    message: z.string().meta({
+      description: "What was wrong: the parameter and what is allowed.",
+      example: 'limit: must be a whole number from 1 to 200 (got "500")',
+    }),
+    error: z.string().meta({ description: "The status's name.", example: "Bad Request" }),
   })
   .meta({ id: "Error", description: "The one error body of the API." });
 
@@ -90,7 +93,7 @@ export const errorBodySchema = z
 export function listSchema<T extends z.ZodType>(item: T, id: string) {
   return z
     .strictObject({
-      items: z.array(item),
+      items: z.array(item).meta({ description: "This page's items." }),
       has_more: z.boolean().meta({ description: "True when items exist after this page." }),
       total: z.number().int().meta({ description: "Items matching, over all pages." }),
     })

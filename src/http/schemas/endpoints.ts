@@ -24,16 +24,16 @@ export const endpointListQuery = z.strictObject({
 export const endpointHitSchema = z
   .strictObject({
     service_id: z.guid().meta({ description: "The catalogue entry (its primary row's id)." }),
-    service_name: z.string(),
-    domain: z.string().nullable(),
-    method: z.string(),
-    url: z.string(),
-    description: z.string().nullable(),
+    service_name: z.string().meta({ description: "The service's name." }),
+    domain: z.string().nullable().meta({ description: "The service's host." }),
+    method: z.string().meta({ description: "HTTP method." }),
+    url: z.string().meta({ description: "The endpoint's URL." }),
+    description: z.string().nullable().meta({ description: "What the endpoint does, per the source." }),
     payability: payabilitySchema,
     call: callSchema,
     verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
     last_verified_at: isoTimestamp.nullable(),
-    payment_options: z.array(paymentOptionSchema),
+    payment_options: z.array(paymentOptionSchema).meta({ description: "What a call costs." }),
   })
   .meta({ id: "EndpointHit", description: "An endpoint of a listed service." });
 

@@ -17,7 +17,7 @@ export const optionPayabilityFields = {
 
 export const payabilitySchema = z
   .strictObject({
-    payable: z.boolean(),
+    payable: z.boolean().meta({ description: "True when a standard x402 client can pay it as published." }),
     decided_by: z
       .enum(["live_challenge", "feed", "directory"])
       .nullable()

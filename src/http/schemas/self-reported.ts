@@ -7,14 +7,16 @@ const nullableCount = z.number().int().nullable();
 
 export const selfReportedSchema = z
   .strictObject({
-    service_name: z.string().nullable(),
-    tags: z.array(z.string()),
-    icon_url: z.string().nullable(),
-    quality: z.strictObject({
-      total_calls_30d: nullableCount.meta({ description: "The feed's l30DaysTotalCalls." }),
-      unique_payers_30d: nullableCount.meta({ description: "The feed's l30DaysUniquePayers." }),
-      last_called_at: isoTimestamp.nullable().meta({ description: "The feed's lastCalledAt." }),
-    }),
+    service_name: z.string().nullable().meta({ description: "The feed's serviceName." }),
+    tags: z.array(z.string()).meta({ description: "The feed's tags, lower-cased." }),
+    icon_url: z.string().nullable().meta({ description: "The feed's iconUrl (http(s) only)." }),
+    quality: z
+      .strictObject({
+        total_calls_30d: nullableCount.meta({ description: "The feed's l30DaysTotalCalls." }),
+        unique_payers_30d: nullableCount.meta({ description: "The feed's l30DaysUniquePayers." }),
+        last_called_at: isoTimestamp.nullable().meta({ description: "The feed's lastCalledAt." }),
+      })
+      .meta({ description: "The feed's quality block: its own usage figures." }),
   })
   .nullable()
   .meta({
@@ -33,6 +35,6 @@ export const evidenceSchema = z
       description: "Our latest probe got an HTTP answer below 500; null when never probed.",
     }),
     listed_since: isoTimestamp.meta({ description: "When the listing that lists it was first seen." }),
-    listing_age_days: z.number().int(),
+    listing_age_days: z.number().int().meta({ description: "Whole days since listed_since." }),
   })
   .meta({ id: "EndpointEvidence", description: "What the catalogue itself observed about the endpoint." });

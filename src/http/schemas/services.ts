@@ -157,27 +157,39 @@ const nullableNumber = z.number().nullable();
 const nullableInteger = z.number().int().nullable();
 
 export const serviceEndpointSchema = z
-  .strictObject({ method: z.string(), url: z.string(), description: z.string().nullable() })
+  .strictObject({
+    method: z.string().meta({ description: "HTTP method (GET, POST…)." }),
+    url: z.string().meta({ description: "The endpoint's URL, as the source lists it." }),
+    description: z.string().nullable().meta({ description: "What the endpoint does, per the source." }),
+  })
   .meta({ id: "ServiceEndpoint" });
 
 export const serviceSchema = z
   .strictObject({
     id: z.guid().meta({ description: "Stable across crawls." }),
-    name: z.string(),
-    domain: z.string().nullable(),
-    description: z.string().nullable(),
-    category: z.string().nullable(),
-    tags: z.array(z.string()),
-    endpoints: z.array(serviceEndpointSchema),
+    name: z.string().meta({ description: "The service's name, as listed." }),
+    domain: z.string().nullable().meta({ description: "The host the service answers on." }),
+    description: z.string().nullable().meta({ description: "What the service does, per its source." }),
+    category: z.string().nullable().meta({ description: "The source's category (see /v1/categories)." }),
+    tags: z.array(z.string()).meta({ description: "The source's tags, lower case (see /v1/tags)." }),
+    endpoints: z.array(serviceEndpointSchema).meta({ description: "Its pay-per-call endpoints." }),
     uptime_30d: nullableNumber.meta({ description: "Percent." }),
-    avg_response_ms_30d: nullableNumber,
-    info_updated_at: isoTimestamp.nullable(),
-    volume_usdc_30d: decimalString.nullable(),
-    tx_count_30d: nullableInteger,
-    payer_count_30d: nullableInteger,
-    status: z.enum(["listed", "delisted"]),
-    first_seen_at: isoTimestamp,
-    last_seen_at: isoTimestamp,
+    avg_response_ms_30d: nullableNumber.meta({
+      description: "Average response time over 30 days, ms (source's figure).",
+    }),
+    info_updated_at: isoTimestamp
+      .nullable()
+      .meta({ description: "When the source last updated these figures." }),
+    volume_usdc_30d: decimalString
+      .nullable()
+      .meta({ description: "Payments received over 30 days, USDC (source's figure)." }),
+    tx_count_30d: nullableInteger.meta({ description: "Paid calls over 30 days (source's figure)." }),
+    payer_count_30d: nullableInteger.meta({ description: "Distinct payers over 30 days (source's figure)." }),
+    status: z
+      .enum(["listed", "delisted"])
+      .meta({ description: "delisted: missing from its sources' last complete crawls." }),
+    first_seen_at: isoTimestamp.meta({ description: "When a crawl first saw it." }),
+    last_seen_at: isoTimestamp.meta({ description: "When a crawl last saw it." }),
     source_url: z.string().meta({ description: "The primary listing's detail page." }),
     price_usdc_min: decimalString
       .nullable()
@@ -191,27 +203,38 @@ export const serviceSchema = z
   });
 
 const probeWindowSchema = z.strictObject({
-  probes: z.number().int(),
+  probes: z.number().int().meta({ description: "Probes attempted in the window." }),
   uptime_pct: nullableNumber.meta({ description: "Share of attempted probes answered below HTTP 500." }),
-  p50_ms: nullableNumber,
-  p99_ms: nullableNumber,
+  p50_ms: nullableNumber.meta({ description: "Median probe latency, ms." }),
+  p99_ms: nullableNumber.meta({ description: "99th percentile probe latency, ms." }),
 });
 
 export const probeSchema = z
   .strictObject({
     verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
-    last_verified_at: isoTimestamp.nullable(),
+    last_verified_at: isoTimestamp
+      .nullable()
+      .meta({ description: "The last probe that saw a valid challenge." }),
     last_probe: z
       .strictObject({
         at: isoTimestamp,
-        status_code: nullableInteger,
+        status_code: nullableInteger.meta({ description: "HTTP status answered; null when none came." }),
         outcome: z
           .string()
           .meta({ description: "challenge, no_challenge, http_error, network_error or refused." }),
-        challenge_valid: z.boolean(),
+        challenge_valid: z
+          .boolean()
+          .meta({ description: "The answer was a well-formed x402 payment challenge." }),
       })
-      .nullable(),
-    windows: z.strictObject({ "24h": probeWindowSchema, "7d": probeWindowSchema, "30d": probeWindowSchema }),
+      .nullable()
+      .meta({ description: "The most recent probe; null before the first." }),
+    windows: z
+      .strictObject({
+        "24h": probeWindowSchema.meta({ description: "The last 24 hours." }),
+        "7d": probeWindowSchema.meta({ description: "The last 7 days." }),
+        "30d": probeWindowSchema.meta({ description: "The last 30 days." }),
+      })
+      .meta({ description: "Probe counts, uptime and latency over the last 24 hours, 7 days and 30 days." }),
   })
   .meta({ id: "ProbeStats", description: "Our own unpaid probes, beside the directory's claims." });
 
@@ -222,20 +245,26 @@ export const paymentOptionSchema = z
       .string()
       .nullable()
       .meta({ description: "The claiming source's base URL; null for probes." }),
-    scheme: z.string().nullable(),
+    scheme: z.string().nullable().meta({ description: "x402 payment scheme, e.g. exact." }),
     network: z.string().nullable().meta({ description: "CAIP-2, e.g. eip155:8453." }),
-    network_name: z.string().nullable(),
+    network_name: z.string().nullable().meta({ description: "The network's common name, e.g. Base." }),
     asset: z.string().nullable().meta({ description: "Token address." }),
-    asset_symbol: z.string().nullable(),
+    asset_symbol: z.string().nullable().meta({ description: "The token's symbol, e.g. USDC." }),
     amount_atomic: z
       .string()
       .regex(/^\d+$/)
       .nullable()
       .meta({ description: "In the asset's smallest unit." }),
-    price_usdc: decimalString.nullable(),
-    pay_to: z.string().nullable(),
-    max_timeout_seconds: nullableInteger,
-    warnings: z.array(z.string()),
+    price_usdc: decimalString
+      .nullable()
+      .meta({ description: "The price per call in USDC; null for other assets." }),
+    pay_to: z.string().nullable().meta({ description: "The address that receives the payment." }),
+    max_timeout_seconds: nullableInteger.meta({
+      description: "How long a payment authorisation stays valid.",
+    }),
+    warnings: z
+      .array(z.string())
+      .meta({ description: "What looked wrong (unknown network, drift from the listing…)." }),
     ...optionPayabilityFields,
     observed_at: isoTimestamp,
   })
@@ -243,7 +272,9 @@ export const paymentOptionSchema = z
 
 export const serviceDetailEndpointSchema = serviceEndpointSchema
   .extend({
-    payment_options: z.array(paymentOptionSchema),
+    payment_options: z
+      .array(paymentOptionSchema)
+      .meta({ description: "What a call costs, as claimed and as probed." }),
     probe: probeSchema,
     payability: payabilitySchema,
     call: callSchema,
@@ -254,10 +285,12 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
 
 export const sourceListingSchema = z
   .strictObject({
-    kind: z.enum(["html_directory", "bazaar"]),
-    source_url: z.string(),
+    kind: z
+      .enum(["html_directory", "bazaar"])
+      .meta({ description: "An HTML directory or a Bazaar discovery feed." }),
+    source_url: z.string().meta({ description: "The source's base URL." }),
     listing_url: z.string().meta({ description: "The item as this source lists it." }),
-    status: z.enum(["listed", "delisted"]),
+    status: z.enum(["listed", "delisted"]).meta({ description: "Whether this source still lists it." }),
     first_seen_at: isoTimestamp,
     last_seen_at: isoTimestamp,
   })
@@ -269,7 +302,7 @@ export const serviceDetailSchema = serviceSchema
       .array(serviceDetailEndpointSchema)
       .meta({ description: "Endpoints of every row of the entry." }),
     probe: probeSchema,
-    sources: z.array(sourceListingSchema),
+    sources: z.array(sourceListingSchema).meta({ description: "Every source that listed the entry." }),
   })
   .meta({ id: "ServiceDetail" });
 
@@ -279,11 +312,11 @@ export const historyItemSchema = z
   .strictObject({
     observed_from: isoTimestamp,
     observed_to: isoTimestamp,
-    uptime_30d: nullableNumber,
-    avg_response_ms_30d: nullableNumber,
+    uptime_30d: nullableNumber.meta({ description: "Percent (source's figure)." }),
+    avg_response_ms_30d: nullableNumber.meta({ description: "Average response time, ms (source's figure)." }),
     volume_usdc_30d: decimalString.nullable(),
-    tx_count_30d: nullableInteger,
-    payer_count_30d: nullableInteger,
+    tx_count_30d: nullableInteger.meta({ description: "Paid calls over 30 days (source's figure)." }),
+    payer_count_30d: nullableInteger.meta({ description: "Distinct payers over 30 days (source's figure)." }),
     info_updated_at: isoTimestamp.nullable(),
   })
   .meta({ id: "HistoryItem", description: "The figures over one interval in which they did not change." });

@@ -24,9 +24,30 @@ const OPERATIONS = [
   "/v1/categories",
   "/v1/tags",
   "/v1/crawls",
+  "/v1/probe-sweeps",
   "/v1/services.csv",
   "/v1/history.csv",
+  "/v1/api-keys",
+  "/v1/api-keys/{id}",
+  "/v1/usage",
+  "/healthz",
+  "/",
 ];
+
+/** Every object property of every component schema that has no description, as Component.path. */
+function undescribedFields(node: Json, where: string, found: string[] = []): string[] {
+  if (!node || typeof node !== "object" || Array.isArray(node)) return found;
+  for (const [name, property] of Object.entries((node.properties ?? {}) as JsonObject)) {
+    const field = property as JsonObject;
+    const branches = (field.anyOf ?? []) as JsonObject[];
+    if (!field.description && !field.$ref && !branches.some((b) => b.description))
+      found.push(`${where}.${name}`);
+    undescribedFields(field, `${where}.${name}`, found);
+    for (const branch of branches) undescribedFields(branch, `${where}.${name}`, found);
+  }
+  if (node.items) undescribedFields(node.items, `${where}[]`, found);
+  return found;
+}
 
 /** Every "$ref" in the document, wherever it is. */
 function refs(node: Json, found: string[] = []): string[] {
@@ -88,9 +109,12 @@ describe("GET /openapi.json and /docs", () => {
       expect(ref).toMatch(/^#\/components\/schemas\//);
       expect(components[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
     }
-    for (const [path, item] of Object.entries(document.paths as JsonObject)) {
-      expect(Object.keys(item as JsonObject)).toEqual(["get"]);
-      const operation = (item as JsonObject).get as JsonObject;
+    const operations = Object.entries(document.paths as JsonObject).flatMap(([path, item]) =>
+      Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation })),
+    );
+    for (const { path, method, operation: described } of operations) {
+      expect(["get", "post", "delete"]).toContain(method);
+      const operation = described as JsonObject;
       expect(operation.summary, path).toEqual(expect.any(String));
       const parameters = (operation.parameters ?? []) as JsonObject[];
       const names = parameters.map((p) => `${p.in}:${p.name}`);
@@ -104,12 +128,40 @@ describe("GET /openapi.json and /docs", () => {
       expect(names.filter((n) => n.startsWith("path:")).sort()).toEqual(templated.sort());
       const responses = operation.responses as JsonObject;
       for (const code of Object.keys(responses)) expect(code).toMatch(/^[1-5]\d\d$/);
-      expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "400"]));
+      if (path === "/healthz") continue; // takes no parameters, so refuses none (health checks add cache-busters)
+      expect(Object.keys(responses)).toEqual(
+        expect.arrayContaining([method === "post" ? "201" : "200", "400"]),
+      );
       const badRequest = (responses["400"] as JsonObject).content as JsonObject;
       expect(((badRequest["application/json"] as JsonObject).schema as JsonObject).$ref).toBe(
         "#/components/schemas/Error",
       );
     }
+  });
+
+  it("when tools generate clients, then every operation has a unique operationId and security is declared per operation", () => {
+    const operations = Object.values(document.paths as JsonObject).flatMap((item) =>
+      Object.values(item as JsonObject).map((operation) => operation as JsonObject),
+    );
+    const ids = operations.map((operation) => operation.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(document.security).toEqual([]);
+  });
+
+  it("when the answers' schemas are read, then every field says what it means", () => {
+    const components = (document.components as JsonObject).schemas as JsonObject;
+    const missing = Object.entries(components).flatMap(([name, schema]) => undescribedFields(schema, name));
+    expect(missing).toEqual([]);
+  });
+
+  it("when /docs is opened, then it shows every field of the answers with its meaning", async () => {
+    const page = (await request(api.app).get("/docs")).text;
+    expect(page).toContain('<section id="schema-ProbeStats">');
+    expect(page).toMatch(
+      /<code>windows\.24h\.p50_ms<\/code><\/td><td>[^<]*<\/td><td>Median probe latency, ms\.<\/td>/,
+    );
+    expect(page).toMatch(/<code>price_usdc_min<\/code><\/td><td>[^<]*<\/td><td>The lowest price per call/);
   });
 
   it("when the query parameters are listed, then they are exactly those the API accepts", () => {

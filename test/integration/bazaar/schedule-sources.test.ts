@@ -1,5 +1,10 @@
+import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type SourceCrawls, scheduleSourceCrawls } from "../../../src/sources/schedule-sources";
+import {
+  NOTHING_CRAWLED,
+  type SourceCrawls,
+  scheduleSourceCrawls,
+} from "../../../src/sources/schedule-sources";
 import type { SourceSpec } from "../../../src/sources/source-spec";
 import { v2Item } from "../../fixtures/bazaar/feed-items";
 import { crawlFeedOnce, testCrawlSettings } from "../../support/crawl";
@@ -28,14 +33,14 @@ describe("scheduling the configured sources", () => {
     await database.db.source.deleteMany();
   });
 
-  function schedule(sources: SourceSpec[]): SourceCrawls {
+  function schedule(sources: SourceSpec[], logger = testLogger): SourceCrawls {
     const deps = {
       db: database.db,
       databaseUrl: database.url,
-      logger: testLogger,
+      logger,
       settings: testCrawlSettings({ maxRetries: 0 }),
     };
-    const crawls = scheduleSourceCrawls(deps, sources, NEVER_DURING_TESTS, testLogger);
+    const crawls = scheduleSourceCrawls(deps, sources, NEVER_DURING_TESTS, logger);
     started.push(crawls);
     return crawls;
   }
@@ -75,6 +80,35 @@ describe("scheduling the configured sources", () => {
       [gone.url, "failed"],
       [feed.url, "completed"],
     ]);
+  });
+
+  it("when the last crawl within the hour failed, then a restart crawls the source again", async () => {
+    const flaky = await new FixtureFeed().start();
+    flaky.items = feed.items;
+    try {
+      flaky.faults.set(0, { status: 503, times: 1 });
+      await crawlFeedOnce(database.db, database.url, flaky.url, {}, { maxRetries: 0 });
+      expect((await runs()).map((r) => r.status)).toEqual(["failed"]);
+
+      const crawls = schedule([{ kind: "bazaar", url: flaky.url }]);
+      await crawls.startup;
+      expect((await runs()).map((r) => r.status)).toEqual(["failed", "completed"]);
+    } finally {
+      await flaky.stop();
+    }
+  });
+
+  it("when nothing could be crawled at start-up, then a warning says how to point the product at a directory", async () => {
+    const gone = await new FixtureFeed().start();
+    await gone.stop();
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const crawls = schedule([{ kind: "bazaar", url: gone.url }], logger);
+    await crawls.startup;
+    const warning = lines.find((line) => line.msg === NOTHING_CRAWLED);
+    expect(warning?.level).toBe(40);
+    expect(warning?.msg).toContain("`npm run crawl -- URL`");
+    expect(warning?.msg).toContain("SOURCES");
   });
 
   it("when no source is configured, then nothing is scheduled or crawled", async () => {

@@ -20,7 +20,9 @@ async function startProduct(
     LOG_LEVEL: "info",
     SOURCES: "none",
   });
-  const pgReady = await proc.waitForLog((l) => l.msg === "embedded postgres ready");
+  const pgReady = await proc.waitForLog(
+    (l) => l.component === "embedded-postgres" && typeof l.port === "number" && l.msg !== undefined,
+  );
   const listening = await proc.waitForLog((l) => typeof l.msg === "string" && l.msg.includes("listening"));
   return { proc, port: listening.port as number, pgPort: pgReady.port as number };
 }
@@ -122,9 +124,18 @@ describe("npm start (src/main.ts)", () => {
   });
 
   it("when a setting is invalid, then it exits non-zero naming the variable and what is allowed", async () => {
-    const proc = startEntryPoint("src/main.ts", [], { PORT: "abc", CRAWL_SCHEDULE: "hourly" });
+    const proc = startEntryPoint("src/main.ts", [], {
+      PORT: "abc",
+      CRAWL_SCHEDULE: "hourly",
+      SITE_OVERRIDES: "{bad",
+      PROBE_ENABLED: "FALSE",
+    });
     expect(await proc.exited).toBe(1);
+    expect(proc.stderr()).toMatch(/^Invalid configuration:\n/);
+    expect(proc.stderr()).toContain('SITE_OVERRIDES="{bad": must be JSON such as');
+    expect(proc.stderr()).not.toContain("PROBE_ENABLED");
+    expect(proc.stderr()).not.toMatch(/\n\s+at /); // no stack trace
     expect(proc.stderr()).toContain('PORT="abc": must be a number');
-    expect(proc.stderr()).toContain('CRAWL_SCHEDULE="hourly": must be a cron expression');
+    expect(proc.stderr()).toContain('CRAWL_SCHEDULE="hourly": must be a five-field cron expression');
   });
 });

@@ -46,7 +46,27 @@ describe("loadConfig", () => {
     ["DATABASE_URL", "mysql://x@y/z", /DATABASE_URL=.*must be a postgres/],
     ["DIRECTORY_URL", "ftp://dir.example", /DIRECTORY_URL=.*must be an http\(s\) URL/],
     ["DIRECTORY_URL", "not a url", /DIRECTORY_URL=.*must be an http\(s\) URL/],
-    ["CRAWL_SCHEDULE", "every hour", /CRAWL_SCHEDULE="every hour": must be a cron expression/],
+    ["CRAWL_SCHEDULE", "every hour", /CRAWL_SCHEDULE="every hour": must be a five-field cron expression/],
+    ["CRAWL_SCHEDULE", "0 0 * * * *", /CRAWL_SCHEDULE="0 0 \* \* \* \*": must be a five-field cron/],
+    ["PROBE_SCHEDULE", "@hourly", /PROBE_SCHEDULE="@hourly": must be a five-field cron/],
+    ["SITE_OVERRIDES", "{bad", /SITE_OVERRIDES="{bad": must be JSON such as .* \(.*JSON.*\)/],
+    ["SITE_OVERRIDES", "[]", /SITE_OVERRIDES="\[\]": .*expected record/],
+    [
+      "SITE_OVERRIDES",
+      '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]},"colour":"red"}}',
+      /SITE_OVERRIDES=.*: dir\.example: unknown key\(s\) colour/,
+    ],
+    [
+      "SITE_OVERRIDES",
+      '{"dir.example":{"labels":{"uptime":["Verfügbarkeit"]}}}',
+      /SITE_OVERRIDES=.*: dir\.example\.labels: unknown key\(s\) uptime/,
+    ],
+    [
+      "SITE_OVERRIDES",
+      '{"dir.example":{"labels":{"tags":"x"}}}',
+      /dir\.example\.labels\.tags: must be a list/,
+    ],
+    ["DATABASE_URL", "mysql://user:hunter2@db/x", /DATABASE_URL="mysql:\/\/user:\*\*\*@db\/x"/],
     ["LOG_LEVEL", "verbose", /LOG_LEVEL="verbose": must be one of fatal, error/],
     ["CRAWL_RESPECT_ROBOTS_TXT", "maybe", /CRAWL_RESPECT_ROBOTS_TXT="maybe": must be true or false/],
     ["CRAWL_MAX_CONCURRENCY", "0", /CRAWL_MAX_CONCURRENCY="0": must be between 1 and 200/],
@@ -56,8 +76,49 @@ describe("loadConfig", () => {
     expect(problems[0]).toMatch(message);
   });
 
+  it.each([
+    ["FALSE", false],
+    ["False", false],
+    ["off", false],
+    ["0", false],
+    ["No", false],
+    ["TRUE", true],
+    ["Yes", true],
+    ["on", true],
+    ["1", true],
+  ])("when a boolean is written %s, then it reads as %s", (value, expected) => {
+    expect(loadConfig({ PROBE_ENABLED: value }).PROBE_ENABLED).toBe(expected);
+    expect(loadConfig({ CRAWL_RESPECT_ROBOTS_TXT: value }).CRAWL_RESPECT_ROBOTS_TXT).toBe(expected);
+  });
+
+  it("when SITE_OVERRIDES is valid JSON of known fields, then it is read into label wording per host", () => {
+    const config = loadConfig({
+      SITE_OVERRIDES: '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}',
+    });
+    expect(config.SITE_OVERRIDES).toEqual({ "dir.example": { labels: { uptime30d: ["Verfügbarkeit"] } } });
+  });
+
   it("when several values are bad, then all of them are reported at once", () => {
     const problems = problemsOf({ PORT: "x", LOG_LEVEL: "loud" });
     expect(problems.map((p) => p.split("=")[0])).toEqual(["PORT", "LOG_LEVEL"]);
   });
+});
+
+describe("TRUST_PROXY", () => {
+  it.each([
+    [undefined, false],
+    ["false", false],
+    ["1", 1],
+    ["loopback", ["loopback"]],
+    ["10.0.0.0/8, 192.168.1.7,::1", ["10.0.0.0/8", "192.168.1.7", "::1"]],
+  ])("when it is %j, then Express's trust proxy gets %j", (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(["true", "everyone", "10.0.0.0/33", "loopback,"])(
+    "when it is %j (which would trust any X-Forwarded-For or is not an address), then it is refused",
+    (value) => {
+      expect(problemsOf({ TRUST_PROXY: value })[0]).toContain("TRUST_PROXY");
+    },
+  );
 });

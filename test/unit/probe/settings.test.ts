@@ -32,7 +32,7 @@ describe("probe settings from the environment", () => {
       "127.0.0.1",
       /PROBE_ALLOWED_NETWORKS="127.0.0.1": must be comma-separated CIDR ranges/,
     ],
-    ["PROBE_SCHEDULE", "hourly", /PROBE_SCHEDULE="hourly": must be a cron expression/],
+    ["PROBE_SCHEDULE", "hourly", /PROBE_SCHEDULE="hourly": must be a five-field cron expression/],
     ["PROBE_CONCURRENCY", "0", /PROBE_CONCURRENCY="0": must be between 1 and 500/],
     ["PROBE_TIMEOUT_MS", "999999", /PROBE_TIMEOUT_MS="999999": must be between 1 and 120000/],
   ])("when %s=%s, then start-up fails naming the variable", (name, value, message) => {

@@ -1,0 +1,42 @@
+import type { ReadPool } from "../db/read-pool";
+import type { Logger } from "../logging/logger";
+import { KeyVerifier } from "./key-verifier";
+import { SharedRateLimiter } from "./shared-rate-limiter";
+import { UsageRecorder } from "./usage";
+
+export interface AccountSettings {
+  /** Requests per minute from one client address without a key (RATE_LIMIT_ANONYMOUS_PER_MINUTE). */
+  anonymousRequestsPerMinute: number;
+  /** How often counted usage is written to Postgres (USAGE_FLUSH_SECONDS, in ms). */
+  usageFlushMs: number;
+}
+
+export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
+  anonymousRequestsPerMinute: 120,
+  usageFlushMs: 10_000,
+};
+
+/**
+ * The per-process parts of the accounts layer an API process needs on every request: key
+ * lookups, the shared rate limiter and the usage counter. `close` writes the last usage.
+ */
+export class Accounts {
+  readonly keys: KeyVerifier;
+  readonly limiter: SharedRateLimiter;
+  readonly usage: UsageRecorder;
+
+  constructor(
+    pool: ReadPool,
+    logger: Logger,
+    readonly settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
+  ) {
+    this.keys = new KeyVerifier(pool);
+    this.limiter = new SharedRateLimiter(pool);
+    this.usage = new UsageRecorder(pool, logger, settings.usageFlushMs);
+  }
+
+  async close(): Promise<void> {
+    this.limiter.close();
+    await this.usage.close();
+  }
+}

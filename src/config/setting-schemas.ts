@@ -1,0 +1,74 @@
+import { Cron } from "croner";
+import { z } from "zod";
+import { type LabelAliases, type LabelField, STAT_FIELDS } from "../extract/labels";
+
+/**
+ * The building blocks of every setting, so each kind of value is read one way and explained
+ * in one message format (`NAME="value": what is allowed`, nested problems with their path).
+ */
+
+const TRUE_WORDS = ["true", "1", "yes", "on"];
+const FALSE_WORDS = ["false", "0", "no", "off"];
+
+/** true/false, 1/0, yes/no, on/off, in any case. */
+export const booleanFlag = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(
+    z.enum([...TRUE_WORDS, ...FALSE_WORDS], { error: "must be true or false (also 1/0, yes/no, on/off)" }),
+  )
+  .transform((value) => TRUE_WORDS.includes(value));
+
+const CRON_HELP = "must be a five-field cron expression such as '0 * * * *' (minute hour day month weekday)";
+
+/** Five fields, as documented: croner would also take seconds or years, which the README does not promise. */
+export const cronExpression = z.string().refine(
+  (value) => {
+    if (value.trim().split(/\s+/).length !== 5) return false;
+    try {
+      new Cron(value, { paused: true }).stop();
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: CRON_HELP },
+);
+
+/** A setting holding JSON: not-JSON is one problem, and the parsed value must match `schema`. */
+export function jsonSetting<T extends z.ZodType>(schema: T, example: string) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        ctx.addIssue({ code: "custom", message: `must be JSON such as ${example} (${why})` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
+const LABEL_FIELDS = [
+  ...STAT_FIELDS,
+  "category",
+  "tags",
+  "endpoints",
+  "name",
+  "domain",
+  "description",
+] as const satisfies readonly LabelField[];
+
+const wordings = z.array(z.string().min(1, "a label wording must not be empty"), {
+  error: "must be a list of label wordings",
+});
+
+/** SITE_OVERRIDES: per host, extra label wording per field; unknown keys at any level are refused. */
+export const siteOverridesSchema = z.record(
+  z.string().min(1, "a host must not be empty"),
+  z.strictObject({
+    labels: z.strictObject(Object.fromEntries(LABEL_FIELDS.map((field) => [field, wordings.optional()]))),
+  }),
+) as unknown as z.ZodType<Record<string, { labels: LabelAliases }>>;

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { routePolicy } from "../../../src/accounts/route-policy";
+
+describe("routePolicy", () => {
+  it.each([
+    ["/v1/services", "catalogue", "public", "catalogue:read"],
+    ["/v1/services/6d1f0a52-0000-4000-8000-000000000000/history", "catalogue", "public", "catalogue:read"],
+    ["/v1/services/{id}", "catalogue", "public", "catalogue:read"],
+    ["/v1/endpoints", "catalogue", "public", "catalogue:read"],
+    ["/v1/categories", "catalogue", "public", "catalogue:read"],
+    ["/v1/tags", "catalogue", "public", "catalogue:read"],
+    ["/v1/crawls", "catalogue", "public", "catalogue:read"],
+    ["/v1/services.csv", "exports", "public", "catalogue:export"],
+    ["/v1/history.csv", "exports", "public", "catalogue:export"],
+    ["/v1/api-keys", "keys", "protected", "keys:write"],
+    ["/v1/api-keys/6d1f0a52-0000-4000-8000-000000000000", "keys", "protected", "keys:write"],
+    ["/v1/usage", "usage", "protected", "billing:read"],
+    ["/docs", "other", "public", undefined],
+    ["/openapi.json", "other", "public", undefined],
+    ["/v1/constructor", "other", "public", undefined],
+    ["/v1/", "other", "public", undefined],
+    ["/v2/services", "other", "public", undefined],
+  ])("when the path is %s, then group %s, %s, scope %s", (path, group, access, scope) => {
+    expect(routePolicy(path)).toEqual({ group, access, ...(scope ? { scope } : {}) });
+  });
+});
