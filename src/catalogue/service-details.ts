@@ -6,13 +6,16 @@ import { type CallDescription, chooseCall, type PublishedCall } from "../payment
 import { isEntryMember } from "./catalogue-entries";
 import { type EndpointEvidence, endpointEvidence, payToSharedWith } from "./endpoint-evidence";
 import {
+  driftOf,
+  type EndpointDrift,
   endpointProbeJson,
   entryProbeJson,
+  latestDriftJson,
   type ProbeJson,
   type ProbeSummary,
   probeSummaryOf,
 } from "./probe-stats";
-import { entryOfRow, SERVICE_COLUMNS, type ServiceRecord } from "./service-queries";
+import { fromEntryOfRow, SERVICE_COLUMNS, type ServiceRecord } from "./service-queries";
 import { decimalText } from "./sql";
 
 /**
@@ -25,6 +28,8 @@ import { decimalText } from "./sql";
 export interface PaymentOptionRecord {
   origin: "listing" | "probe";
   /** The base URL of the source that claimed it; null for what a probe saw. */
+  source: string | null;
+  /** That source's page of the service (the listing row's detail URL); null for what a probe saw. */
   sourceUrl: string | null;
   sourceKind: "html_directory" | "bazaar" | null;
   scheme: string | null;
@@ -55,12 +60,15 @@ export interface EndpointDetail {
   /** What a feed says about it on its seller's behalf; null when none did. */
   selfReported: SelfReported | null;
   evidence: EndpointEvidence;
+  drift: EndpointDrift | null;
 }
 
 export interface SourceListing {
   kind: "html_directory" | "bazaar";
+  /** The source's base URL. */
+  source: string;
+  /** The source's page of the service: its row's detail URL, as a service's sourceUrl. */
   sourceUrl: string;
-  listingUrl: string;
   status: "listed" | "delisted";
   firstSeenAt: Date;
   lastSeenAt: Date;
@@ -76,7 +84,12 @@ export interface ServiceDetail {
 /** A payment option `po` (with its source `src`) field by field: one list for rows and for JSON. */
 const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
   ["origin", Prisma.sql`po.origin::text`],
-  ["sourceUrl", Prisma.sql`src.base_url`],
+  ["source", Prisma.sql`src.base_url`],
+  [
+    "sourceUrl",
+    Prisma.sql`CASE WHEN po.origin = 'listing' THEN (SELECT os.detail_url FROM endpoints oe
+      JOIN services os ON os.id = oe.service_id WHERE oe.id = po.endpoint_id) END`,
+  ],
   ["sourceKind", Prisma.sql`src.kind::text`],
   ["scheme", Prisma.sql`po.scheme`],
   ["network", Prisma.sql`po.network`],
@@ -124,8 +137,8 @@ function jsonArray(fields: Array<[string, Prisma.Sql]>, rows: Prisma.Sql, order:
 const ENTRY_SOURCES = jsonArray(
   [
     ["kind", Prisma.sql`src.kind`],
-    ["sourceUrl", Prisma.sql`src.base_url`],
-    ["listingUrl", Prisma.sql`m.detail_url`],
+    ["source", Prisma.sql`src.base_url`],
+    ["sourceUrl", Prisma.sql`m.detail_url`],
     ["status", Prisma.sql`m.status`],
     ["firstSeenAt", Prisma.sql`m.first_seen_at`],
     ["lastSeenAt", Prisma.sql`m.last_seen_at`],
@@ -155,6 +168,7 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
         ),
       ],
       ["probe", endpointProbeJson("e", asOf)],
+      ["drift", latestDriftJson("e", asOf)],
     ],
     Prisma.sql`FROM services m JOIN endpoints e ON e.service_id = m.id WHERE ${isEntryMember("m", "s")}`,
     Prisma.sql`(m.id = s.id) DESC, m.first_seen_at, m.id, e.position, e.id`,
@@ -177,6 +191,7 @@ interface EndpointJson {
   payToSharedWith: number | null;
   paymentOptions: OptionJson[];
   probe: ProbeJson;
+  drift: Parameters<typeof driftOf>[0];
 }
 
 interface DetailRow extends ServiceRecord {
@@ -217,6 +232,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
         call: chooseCall(row.listingCall, row.liveCall),
         selfReported: row.selfReported,
         evidence: endpointEvidence(row.payToSharedWith, probe, new Date(row.listedSince), asOf),
+        drift: driftOf(row.drift),
       });
     }
   }
@@ -231,7 +247,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
 const DETAIL = fixedStatement(Prisma.sql`
   SELECT ${SERVICE_COLUMNS}, ${entryEndpoints(Prisma.raw("$2::timestamptz"))} AS "endpointRows",
     ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow"
-  FROM ${entryOfRow(Prisma.raw("$1::uuid"))}`);
+  FROM ${fromEntryOfRow(Prisma.raw("$1::uuid"))}`);
 
 /**
  * The entry that `id` belongs to: the id of any of its rows answers the whole entry under its

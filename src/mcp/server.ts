@@ -50,11 +50,9 @@ export const searchServicesInput = z
   .strictObject({ ...serviceFilterParams, ...mcpPaging, fields: fieldsParam(SERVICE_FIELDS) })
   .superRefine(relevanceNeedsQ);
 
-export const searchEndpointsInput = z.strictObject({
-  ...endpointListQuery.shape,
-  ...mcpPaging,
-  fields: fieldsParam(ENDPOINT_FIELDS),
-});
+export const searchEndpointsInput = z
+  .strictObject({ ...endpointListQuery.shape, ...mcpPaging, fields: fieldsParam(ENDPOINT_FIELDS) })
+  .superRefine(relevanceNeedsQ);
 
 const getServiceInput = z.strictObject({ id: serviceIdParam, fields: fieldsParam(DETAIL_FIELDS) });
 
@@ -106,9 +104,10 @@ export const MCP_TOOLS = {
   search_endpoints: {
     title: "Search x402 endpoints",
     description:
-      "Find an endpoint that does X: q over what endpoints do, filters method, category and payable " +
-      "(true: a standard x402 client can pay it as published). Each hit has its payment options, payability " +
-      "verdict with reasons, and how to call it (call) when published.",
+      "Find an endpoint that does X: q over what endpoints do, filters method, category, max_price, network, " +
+      "verified, drift and payable (true: a standard x402 client can pay it as published), sort by relevance " +
+      "or price. Each hit has its payment options, payability verdict with reasons, how to call it (call) " +
+      "when published, its last probe and any price drift.",
   },
   get_service: {
     title: "One x402 service",

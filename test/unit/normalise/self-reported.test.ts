@@ -3,6 +3,7 @@ import { endpointEvidence } from "../../../src/catalogue/endpoint-evidence";
 import type { ProbeSummary } from "../../../src/catalogue/probe-stats";
 import { selfReportedOf } from "../../../src/normalise/self-reported";
 import { parseBazaarItem } from "../../../src/sources/bazaar/parse";
+import { BASE_USDC, PAY_TO } from "../bazaar/fixtures";
 
 const NOTHING = {
   serviceName: null,
@@ -30,7 +31,11 @@ describe("selfReportedOf", () => {
 
 describe("iconUrl in feed items", () => {
   const parse = (iconUrl: unknown) => {
-    const item = parseBazaarItem({ resource: "https://a.example/x", metadata: { iconUrl } }, 2);
+    // An item needs a payment requirement to be read at all.
+    const accepts = [
+      { scheme: "exact", network: "eip155:8453", amount: "10000", asset: BASE_USDC, payTo: PAY_TO },
+    ];
+    const item = parseBazaarItem({ resource: "https://a.example/x", accepts, metadata: { iconUrl } }, 2);
     if (typeof item === "string") throw new Error(item);
     return item;
   };
@@ -66,6 +71,7 @@ describe("endpointEvidence", () => {
     statusCode,
     outcome,
     challengeValid: false,
+    error: null,
   });
   const evidence = (summary: ProbeSummary) =>
     endpointEvidence(3, summary, new Date("2026-11-01T13:00:00Z"), at).answersOurProbes;
