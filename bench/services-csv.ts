@@ -43,7 +43,14 @@ try {
     const started = process.hrtime.bigint();
     let rows = 0;
     let bytes = stringify([[...SERVICE_EXPORT_COLUMNS]]).length;
-    for await (const batch of cursorBatches(pool, serviceExportQuery(ids))) {
+    // The payable counts come from the in-memory catalogue in the API; the SQL cost does not depend on them.
+    for await (const batch of cursorBatches(
+      pool,
+      serviceExportQuery(
+        ids,
+        ids.map(() => 0),
+      ),
+    )) {
       rows += batch.length;
       bytes += stringify(batch, { escape_formulas: true, record_delimiter: "windows" }).length;
     }

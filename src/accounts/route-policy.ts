@@ -33,6 +33,8 @@ const POLICIES: Record<string, RoutePolicy> = {
 };
 
 export function routePolicy(path: string): RoutePolicy {
+  // The MCP tools read the catalogue: a key sent there needs what the REST catalogue routes need.
+  if (path === "/mcp") return CATALOGUE;
   if (!path.startsWith("/v1/")) return OTHER;
   const end = path.indexOf("/", 4);
   const segment = path.slice(4, end === -1 ? undefined : end);

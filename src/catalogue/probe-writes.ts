@@ -35,7 +35,8 @@ export async function loadProbeTarget(db: Database, endpointId: string): Promise
             'scheme', po.scheme, 'network', po.network, 'network_name', po.network_name, 'asset', po.asset,
             'asset_symbol', po.asset_symbol, 'amount_atomic', po.amount_atomic::text,
             'price_usdc', trim_scale(po.price_usdc)::text, 'pay_to', po.pay_to,
-            'max_timeout_seconds', po.max_timeout_seconds, 'warnings', to_jsonb(po.warnings))
+            'max_timeout_seconds', po.max_timeout_seconds, 'warnings', to_jsonb(po.warnings),
+            'payable', coalesce(po.payable, false), 'unpayable_reasons', to_jsonb(po.unpayable_reasons))
           ORDER BY po.source_id, po.position)
         FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'listing'
       ), '[]'::jsonb) AS "listingOptions"
@@ -98,6 +99,9 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
         last_verified_at = CASE
           WHEN ${result.challengeValid} AND (e.last_verified_at IS NULL OR e.last_verified_at < ${probedAt}::timestamptz)
           THEN ${probedAt}::timestamptz ELSE e.last_verified_at END,
+        -- Like the probe options: replaced by the newest answer that said anything about payment.
+        probe_call_description = CASE WHEN t.newest AND ${replace}
+          THEN ${result.call === null ? null : JSON.stringify(result.call)}::jsonb ELSE e.probe_call_description END,
         updated_at = now()
       FROM target t WHERE e.id = t.id
     ), removed AS (
@@ -105,13 +109,15 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
       WHERE ${replace} AND t.newest AND po.endpoint_id = t.id AND po.origin = 'probe'
     ), added AS (
       INSERT INTO payment_options (id, endpoint_id, origin, source_id, position, scheme, network, network_name, asset,
-        asset_symbol, amount_atomic, price_usdc, pay_to, max_timeout_seconds, warnings, observed_at, updated_at)
+        asset_symbol, amount_atomic, price_usdc, pay_to, max_timeout_seconds, warnings, payable, unpayable_reasons,
+        observed_at, updated_at)
       SELECT gen_random_uuid(), t.id, 'probe', NULL, o.position, o.scheme, o.network, o.network_name, o.asset,
         o.asset_symbol, o.amount_atomic, o.price_usdc, o.pay_to, o.max_timeout_seconds,
-        ARRAY(SELECT jsonb_array_elements_text(o.warnings)), ${probedAt}::timestamptz, now()
+        ARRAY(SELECT jsonb_array_elements_text(o.warnings)), o.payable,
+        ARRAY(SELECT jsonb_array_elements_text(o.unpayable_reasons)), ${probedAt}::timestamptz, now()
       FROM target t, jsonb_to_recordset(${JSON.stringify(options)}::jsonb) AS o(position int, scheme text,
         network text, network_name text, asset text, asset_symbol text, amount_atomic numeric, price_usdc numeric,
-        pay_to text, max_timeout_seconds int, warnings jsonb)
+        pay_to text, max_timeout_seconds int, warnings jsonb, payable boolean, unpayable_reasons jsonb)
       WHERE ${replace} AND t.newest
     )
     SELECT CASE WHEN newest THEN 'recorded' ELSE 'stale' END AS outcome FROM target`;

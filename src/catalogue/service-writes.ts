@@ -136,14 +136,19 @@ async function replaceEndpoints(tx: Transaction, rows: Row[]): Promise<void> {
         WHERE k.service_id = e.service_id AND k.method = e.method AND k.url = e.url)`;
   if (flat.length === 0) return;
   await tx.$executeRaw`
-    INSERT INTO endpoints (id, service_id, position, method, url, description, updated_at)
-    SELECT n.id, n.service_id, n.position, n.method, n.url, n.description, now()
+    INSERT INTO endpoints (id, service_id, position, method, url, description, call_description, self_reported,
+      updated_at)
+    SELECT n.id, n.service_id, n.position, n.method, n.url, n.description, n.call_description::jsonb,
+      n.self_reported::jsonb, now()
     FROM unnest(${flat.map(() => randomUUID())}::uuid[], ${flat.map((f) => f.serviceId)}::uuid[],
                 ${flat.map((f) => f.position)}::int[], ${flat.map((f) => f.method)}::text[],
-                ${flat.map((f) => f.url)}::text[], ${flat.map((f) => f.description)}::text[])
-      AS n(id, service_id, position, method, url, description)
+                ${flat.map((f) => f.url)}::text[], ${flat.map((f) => f.description)}::text[],
+                ${flat.map((f) => (f.call ? JSON.stringify(f.call) : null))}::text[],
+                ${flat.map((f) => (f.selfReported ? JSON.stringify(f.selfReported) : null))}::text[])
+      AS n(id, service_id, position, method, url, description, call_description, self_reported)
     ON CONFLICT (service_id, method, url) DO UPDATE SET
-      position = EXCLUDED.position, description = EXCLUDED.description, updated_at = now()`;
+      position = EXCLUDED.position, description = EXCLUDED.description,
+      call_description = EXCLUDED.call_description, self_reported = EXCLUDED.self_reported, updated_at = now()`;
 }
 
 async function replaceTags(tx: Transaction, rows: Row[]): Promise<void> {

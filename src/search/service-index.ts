@@ -169,6 +169,11 @@ export class ServiceIndex {
     return page.map((i) => this.at(i).rowId);
   }
 
+  /** Each found entry's number of payable endpoints, in the order of `ids` (the CSV export). */
+  payableEndpoints({ page }: Found): number[] {
+    return page.map((i) => this.at(i).payableEndpoints);
+  }
+
   private at(i: number): ServiceEntry {
     const entry = this.entries[i];
     if (!entry) throw new Error(`no entry ${i}`);

@@ -1,10 +1,43 @@
 import { Router } from "express";
+import type { z } from "zod";
+import type { Paging } from "../../catalogue/paging";
 import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
 import type { SearchQueries } from "../../search/search-queries";
 import { sendListing } from "../catalogue-listing";
 import { methodNotAllowed } from "../responses";
 import { endpointListQuery } from "../schemas/endpoints";
 import { parseInput } from "../validation";
+
+type EndpointQuery = z.output<typeof endpointListQuery>;
+
+/**
+ * The page of endpoints a search matches, from the catalogue index (typos corrected when nothing
+ * matches), with how q was read.
+ */
+export async function findEndpoints(
+  catalogue: CatalogueIndexStore,
+  searches: SearchQueries,
+  query: EndpointQuery,
+  paging: Paging,
+) {
+  const filters = {
+    q: query.q,
+    method: query.method,
+    category: query.category,
+    maxPrice: query.max_price,
+    includeUnpriced: query.include_unpriced,
+    network: query.network,
+    verified: query.verified,
+    drift: query.drift,
+    payable: query.payable,
+  };
+  const index = await catalogue.current();
+  const now = Date.now();
+  const { answer: listing, reading } = await searches.search(query.q, index.endpoints.text, (text) =>
+    index.endpoints.list(filters, query.sort, paging, text, now),
+  );
+  return { index, listing, reading };
+}
 
 /** Endpoint-level search: "find an endpoint that does X". */
 export function endpointsRouter(catalogue: CatalogueIndexStore, searches: SearchQueries): Router {
@@ -14,22 +47,8 @@ export function endpointsRouter(catalogue: CatalogueIndexStore, searches: Search
     .get(async (req, res) => {
       const query = parseInput(endpointListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const filters = {
-        q: query.q,
-        method: query.method,
-        category: query.category,
-        maxPrice: query.max_price,
-        includeUnpriced: query.include_unpriced,
-        network: query.network,
-        verified: query.verified,
-        drift: query.drift,
-      };
-      const index = await catalogue.current();
-      const now = Date.now();
-      const { answer, reading } = await searches.search(query.q, index.endpoints.text, (text) =>
-        index.endpoints.list(filters, query.sort, paging, text, now),
-      );
-      sendListing(res, index.snapshot, answer, paging, reading);
+      const { index, listing, reading } = await findEndpoints(catalogue, searches, query, paging);
+      sendListing(res, index.snapshot, listing, paging, reading);
     })
     .all(methodNotAllowed);
   return router;

@@ -36,7 +36,7 @@ export function exportsRouter(
       const { index, found } = await findServices(catalogue, searches, query, paging);
       await sendCsv(req, res, {
         pool,
-        query: servicesSql(index.services.ids(found)),
+        query: servicesSql(index.services.ids(found), index.services.payableEndpoints(found)),
         columns: SERVICE_EXPORT_COLUMNS,
         filename: "services.csv",
       });

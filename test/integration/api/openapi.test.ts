@@ -204,6 +204,7 @@ describe("GET /openapi.json and /docs", () => {
       "network",
       "verified",
       "drift",
+      "payable",
       "sort",
       "offset",
       "limit",

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordProbe } from "../../../src/catalogue/probe-writes";
 import type { PaymentOption } from "../../../src/payments";
 import type { ProbeResult } from "../../../src/probe/probe-endpoint";
-import { HostRateLimiter } from "../../../src/probe/rate-limit";
-import { handleProbeJob, type ProbeWorkerDeps } from "../../../src/probe/worker";
+import { handleProbeJob } from "../../../src/probe/worker";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { testLogger } from "../../support/logger";
-import { testProbeDeps } from "../../support/probe";
+import { testWorkerDeps } from "../../support/probe";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
 import { BASE_USDC, PAY_TO_EVM, POLYGON_USDC } from "../../unit/payments/fixtures";
@@ -26,6 +24,8 @@ function option(overrides: Partial<PaymentOption> = {}): PaymentOption {
     pay_to: PAY_TO_EVM,
     max_timeout_seconds: 60,
     warnings: [],
+    payable: true,
+    unpayable_reasons: [],
     ...overrides,
   };
 }
@@ -38,6 +38,7 @@ function result(overrides: Partial<ProbeResult> = {}): ProbeResult {
     challengeValid: true,
     x402Version: 1,
     options: [option()],
+    call: null,
     warnings: [],
     error: null,
     redirects: 0,
@@ -227,16 +228,7 @@ describe("recording probes", () => {
   });
 
   describe("a probe job end to end", () => {
-    function workerDeps(): ProbeWorkerDeps {
-      return {
-        db: database.db,
-        probe: testProbeDeps(),
-        limiter: new HostRateLimiter(1_000_000),
-        logger: testLogger,
-        signal: new AbortController().signal,
-        counts: { probed: 0, skipped: 0 },
-      };
-    }
+    const workerDeps = () => testWorkerDeps(database.db);
 
     it("when the listing claims another price, a network not offered and another payee, then the drift is stored", async () => {
       await database.db.paymentOption.createMany({
