@@ -1,6 +1,8 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import { Accounts } from "../accounts/accounts";
+import { type BillingEventSink, NO_BILLING_EVENT_SINK } from "../billing/billing-events";
+import type { SettlementChain } from "../billing/settlement-chains";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
@@ -17,6 +19,7 @@ import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
 import { exportsRouter } from "./routes/exports";
+import { paymentOrdersRouter } from "./routes/payment-orders";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
@@ -47,6 +50,10 @@ export interface AppDependencies {
   accounts?: Accounts;
   /** Express's "trust proxy" (TRUST_PROXY): who may tell the client address. Default: nobody. */
   trustProxy?: false | number | string[];
+  /** Chains payment orders may name (SETTLEMENT_CHAINS); none: orders cannot be created. */
+  settlementChains?: readonly SettlementChain[];
+  /** Where billing events go (the events issue supplies it); default: nowhere yet. */
+  billingEvents?: BillingEventSink;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -60,6 +67,8 @@ export function createApp({
   preloadIndex = false,
   accounts = new Accounts(pool, logger),
   trustProxy = false,
+  settlementChains = [],
+  billingEvents = NO_BILLING_EVENT_SINK,
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
     pool,
@@ -97,6 +106,7 @@ export function createApp({
   app.use(probeSweepsRouter(pool));
   app.use(docsRouter());
   app.use(accountsRouter(db, pool, accounts));
+  app.use(paymentOrdersRouter(pool, settlementChains, billingEvents));
   app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);
