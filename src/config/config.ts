@@ -248,6 +248,11 @@ export const settings = {
     description:
       "Chains payment orders accept and settle on: a JSON array of {chain, rpc_url, usdc_contract, confirmations, xpub, start_block?}. xpub is an extended PUBLIC key; deposit addresses are its children 0/i. Default: none (payment orders cannot be created).",
   },
+  SETTLEMENT_POLL_SECONDS: {
+    schema: positiveInt(3600).default(15),
+    description:
+      "Pause between a settlement watcher's rounds (new confirmed blocks, due expiries). One process per chain watches (advisory lock).",
+  },
 } as const;
 
 type Settings = typeof settings;

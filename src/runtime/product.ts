@@ -1,4 +1,6 @@
 import { Accounts } from "../accounts/accounts";
+import { NO_BILLING_EVENT_SINK } from "../billing/billing-events";
+import { startSettlement } from "../billing/settlement-runner";
 import type { Config } from "../config/config";
 import { crawlSettingsFromConfig } from "../crawl/settings";
 import { createPrismaClient, type Database } from "../db/prisma-client";
@@ -49,6 +51,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       preloadIndex: true,
       accounts,
       trustProxy: config.TRUST_PROXY,
+      settlementChains: config.SETTLEMENT_CHAINS,
+      billingEvents: NO_BILLING_EVENT_SINK,
     }),
     config.PORT,
     config.HOST,
@@ -69,6 +73,15 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     runWorker: true,
   });
   shutdown.register("probing", () => probing.stop());
+  const settlement = startSettlement({
+    databaseUrl: server.url,
+    pool,
+    chains: config.SETTLEMENT_CHAINS,
+    events: NO_BILLING_EVENT_SINK,
+    logger,
+    pollMs: config.SETTLEMENT_POLL_SECONDS * 1000,
+  });
+  shutdown.register("settlement watchers", () => settlement.stop());
   logger.info(
     { port: http.port, host: config.HOST, embeddedDatabase: server.embedded, ms: Date.now() - started },
     `x402 catalogue listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${http.port}`,
