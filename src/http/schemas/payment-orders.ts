@@ -53,3 +53,52 @@ export const listPaymentOrdersQuery = z.strictObject({
 export const paymentOrderIdParams = z.strictObject({
   id: z.guid({ error: "must be a payment order id (a UUID)" }),
 });
+
+const timestamp = z.string().meta({ format: "date-time" });
+const usdc = (description: string) => z.string().meta({ description, example: "12.500000" });
+
+const assetSchema = z.strictObject({
+  chain: z.string().meta({ description: "A chain of SETTLEMENT_CHAINS, such as base.", example: "base" }),
+  asset: z.string().meta({ description: "Always USDC.", example: "USDC" }),
+});
+
+export const paymentOrderSchema = z
+  .strictObject({
+    id: z.string().meta({ description: "The order's id (a UUID)." }),
+    merchant_order_id: z.string().meta({ description: "Your own reference, as sent." }),
+    amount: usdc("The amount due, with all 6 decimals of USDC."),
+    requested_amount: z.string().meta({ description: "The amount as sent.", example: "12.5" }),
+    chain_amount: z
+      .string()
+      .meta({ description: "The amount in the token's units (micro-USDC).", example: "12500000" }),
+    settlement_asset: z.string().meta({ description: "Always USDC.", example: "USDC" }),
+    status: z
+      .enum(PAYMENT_ORDER_STATUSES)
+      .meta({ description: "created, then paid, expired or canceled (final)." }),
+    expires_at: timestamp.meta({ description: "Transfers in blocks after this are recorded, not credited." }),
+    metadata: z.string().nullable().meta({ description: "Your text, as sent; null when none." }),
+    created_at: timestamp.meta({ description: "When the order was created." }),
+    accepted_assets: z
+      .array(assetSchema)
+      .meta({ description: "The chains and asset the order can be paid with." }),
+    payment_instructions: z
+      .array(
+        assetSchema.extend({
+          address: z.string().meta({ description: "The deposit address to send USDC to on that chain." }),
+        }),
+      )
+      .meta({ description: "Where to pay, one per accepted asset." }),
+    received_amount: usdc("Confirmed transfers credited to the order; above amount: overpaid."),
+    paid_at: timestamp.nullable().meta({ description: "When the received amount reached the amount." }),
+    canceled_at: timestamp.nullable().meta({ description: "When the order was canceled." }),
+    expired_at: timestamp.nullable().meta({ description: "When the order expired unpaid." }),
+    updated_at: timestamp.meta({ description: "The last change of the order." }),
+  })
+  .meta({ id: "PaymentOrder" });
+
+export const paymentOrderListSchema = z
+  .strictObject({
+    items: z.array(paymentOrderSchema).meta({ description: "Most recent first." }),
+    has_more: z.boolean().meta({ description: "Whether more orders follow this page." }),
+  })
+  .meta({ id: "PaymentOrderList" });
