@@ -112,9 +112,17 @@ export async function listPaymentOrders(
 }
 
 /**
+ * How long a released address rests before another order gets it: a payer who pays a canceled or
+ * expired order late is then recorded against that order (not applied), instead of paying a
+ * stranger's new order.
+ */
+const ADDRESS_REST = "24 hours";
+
+/**
  * Hands the order a deposit address on `chain` that no open order holds: the one released
- * longest ago, else the next derived child of the chain's xpub. A per-chain transaction lock
- * makes concurrent creations take turns, so two open orders never share an address.
+ * longest ago (and at least ADDRESS_REST ago), else the next derived child of the chain's xpub.
+ * A per-chain transaction lock makes concurrent creations take turns, so two open orders never
+ * share an address.
  */
 async function allocateAddress(tx: pg.PoolClient, chain: SettlementChain, orderId: string): Promise<string> {
   await queryRows(
@@ -127,6 +135,7 @@ async function allocateAddress(tx: pg.PoolClient, chain: SettlementChain, orderI
                WHERE (chain, derivation_index) = (
                  SELECT chain, derivation_index FROM deposit_addresses
                  WHERE chain = ${chain.chain} AND order_id IS NULL
+                   AND released_at < now() - ${ADDRESS_REST}::interval
                  ORDER BY released_at, derivation_index LIMIT 1)
                RETURNING address`,
   );

@@ -105,8 +105,18 @@ describe("payment orders over the API", () => {
       error: "Conflict",
     });
     expect((await call(writer, `/v1/payment-orders/${created.id}`)).body).toEqual(canceled.body);
+    const address = created.payment_instructions[0].address;
+    const held = await api.pool.query("SELECT order_id FROM deposit_addresses WHERE address = $1", [address]);
+    expect(held.rows).toEqual([{ order_id: null }]);
+    // Released, it rests a day before another order gets it (late payers must not pay a stranger).
+    const soon = await order(writer, { merchant_order_id: "too-soon" });
+    expect(soon.body.payment_instructions[0].address).not.toBe(address);
+    await api.pool.query(
+      "UPDATE deposit_addresses SET released_at = now() - interval '25 hours' WHERE address = $1",
+      [address],
+    );
     const next = await order(writer, { merchant_order_id: "reuses" });
-    expect(next.body.payment_instructions[0].address).toBe(created.payment_instructions[0].address);
+    expect(next.body.payment_instructions[0].address).toBe(address);
   });
 
   it("when orders are listed, then most recent first, paged with has_more, filtered by status", async () => {
@@ -114,16 +124,16 @@ describe("payment orders over the API", () => {
     expect(first.status).toBe(200);
     expect(first.body.items.map((o: { merchant_order_id: string }) => o.merchant_order_id)).toEqual([
       "reuses",
-      "to-cancel",
+      "too-soon",
     ]);
     expect(first.body.has_more).toBe(true);
     const canceled = await call(reader, "/v1/payment-orders?status=canceled");
     expect(canceled.body).toMatchObject({ has_more: false, items: [{ merchant_order_id: "to-cancel" }] });
     const all = await call(reader, "/v1/payment-orders?limit=200");
-    expect(all.body.items).toHaveLength(103);
+    expect(all.body.items).toHaveLength(104);
     const tail = await call(reader, "/v1/payment-orders?offset=100&limit=50");
     expect(tail.body).toMatchObject({ has_more: false });
-    expect(tail.body.items).toHaveLength(3);
+    expect(tail.body.items).toHaveLength(4);
     expect((await call(reader, "/v1/payment-orders")).body.items).toHaveLength(50);
   });
 
