@@ -76,13 +76,22 @@ export async function cancelOrder(
   return { kind: "canceled" };
 }
 
-/** created → expired for every order whose expiry has passed; returns how many moved. */
+/**
+ * created → expired for every order whose expiry has passed on the clock and on every chain it
+ * accepts (each chain's watcher has recorded a block at or after `expires_at`), so a transfer
+ * mined in time but still gathering confirmations is credited first. A chain nobody reads any
+ * more holds its orders open for at most a day longer. Returns how many moved.
+ */
 export async function expireDueOrders(tx: pg.PoolClient, events: BillingEventSink): Promise<number> {
   const moved = await queryRows<MovedOrder>(
     tx,
-    Prisma.sql`UPDATE payment_orders SET status = 'expired', expired_at = now(), updated_at = now()
-               WHERE status = 'created' AND expires_at <= now()
-               RETURNING id, organisation_id, environment`,
+    Prisma.sql`UPDATE payment_orders o SET status = 'expired', expired_at = now(), updated_at = now()
+               WHERE o.status = 'created' AND o.expires_at <= now()
+                 AND (o.expires_at <= now() - interval '1 day' OR NOT EXISTS (
+                   SELECT 1 FROM payment_instructions i
+                   LEFT JOIN settlement_cursors c ON c.chain = i.chain
+                   WHERE i.order_id = o.id AND (c.last_block_time IS NULL OR c.last_block_time < o.expires_at)))
+               RETURNING o.id, o.organisation_id, o.environment`,
   );
   if (moved.length === 0) return 0;
   await releaseAddresses(

@@ -43,6 +43,7 @@ export class SettlementWatcher {
           times.set(transfer.blockNumber, await this.reader.blockTime(transfer.blockNumber));
         }
       }
+      const toTime = await this.reader.blockTime(to);
       const outcomes = await withTransaction(this.pool, async (tx) => {
         const recorded: string[] = [];
         for (const transfer of transfers) {
@@ -53,10 +54,12 @@ export class SettlementWatcher {
         }
         await queryRows(
           tx,
-          Prisma.sql`INSERT INTO settlement_cursors (chain, last_block, updated_at)
-                     VALUES (${this.chain.chain}, ${to.toString()}::bigint, now())
+          Prisma.sql`INSERT INTO settlement_cursors (chain, last_block, last_block_time, updated_at)
+                     VALUES (${this.chain.chain}, ${to.toString()}::bigint, ${toTime}, now())
                      ON CONFLICT (chain) DO UPDATE
-                       SET last_block = GREATEST(settlement_cursors.last_block, EXCLUDED.last_block), updated_at = now()`,
+                       SET last_block = GREATEST(settlement_cursors.last_block, EXCLUDED.last_block),
+                           last_block_time = GREATEST(settlement_cursors.last_block_time, EXCLUDED.last_block_time),
+                           updated_at = now()`,
         );
         return recorded;
       });

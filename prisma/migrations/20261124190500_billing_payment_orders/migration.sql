@@ -65,6 +65,7 @@ CREATE TABLE "chain_transfers" (
 CREATE TABLE "settlement_cursors" (
     "chain" TEXT NOT NULL,
     "last_block" BIGINT NOT NULL,
+    "last_block_time" TIMESTAMPTZ(3) NOT NULL,
     "updated_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "settlement_cursors_pkey" PRIMARY KEY ("chain")

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NO_BILLING_EVENT_SINK } from "../../../src/billing/billing-events";
+import { expireDueOrders } from "../../../src/billing/payment-order-transitions";
 import type { SettlementChain } from "../../../src/billing/settlement-chains";
 import { SETTLEMENT_LOCK_NAMESPACE, startSettlement } from "../../../src/billing/settlement-runner";
 import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
 import { UsdcChainReader } from "../../../src/chain/usdc-transfers";
+import { withTransaction } from "../../../src/db/transaction";
 import { tryLockSource } from "../../../src/scheduling/source-lock";
 import {
   bearer,
@@ -184,6 +186,24 @@ describe("settlement on a real local chain", () => {
     const lock = await tryLockSource(database.url, "base", SETTLEMENT_LOCK_NAMESPACE);
     expect(lock).not.toBeNull();
     await lock?.release();
+  });
+
+  it("when an order's expiry passes while its on-time payment gathers confirmations, then it is paid, not expired", async () => {
+    const watcher = newWatcher();
+    await watcher.catchUp();
+    const { id, address } = await createOrder("3");
+    await chain.pay(address, 3n * USDC);
+    // The transfer's block is older than now; the order expires now, before the block is confirmed.
+    await api.pool.query(
+      "UPDATE payment_orders SET expires_at = now() - interval '1 millisecond' WHERE id = $1",
+      [id],
+    );
+    const sweep = () => withTransaction(api.pool, (tx) => expireDueOrders(tx, NO_BILLING_EVENT_SINK));
+    expect(await sweep()).toBe(0);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.catchUp();
+    expect(await sweep()).toBe(0);
+    expect(await order(id)).toMatchObject({ status: "paid", received_amount: "3.000000" });
   });
 
   // Last: it moves the chain's clock forward two hours.
