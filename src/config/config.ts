@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import { booleanFlag, cronExpression, jsonSetting, siteOverridesSchema } from "./setting-schemas";
@@ -237,6 +238,20 @@ export const settings = {
     schema: positiveInt(3600).default(10),
     description:
       "How often each API process writes its counted key usage to Postgres (a crash loses at most this much).",
+  },
+  // Billing (src/billing): USDC settlement.
+  SETTLEMENT_CHAINS: {
+    schema: jsonSetting(
+      settlementChainsSchema,
+      '[{"chain":"base","rpc_url":"https://…","usdc_contract":"0x8335…2913","confirmations":12,"xpub":"xpub…"}]',
+    ).default([]),
+    description:
+      "Chains payment orders accept and settle on: a JSON array of {chain, rpc_url, usdc_contract, confirmations, xpub, start_block?}. xpub is an extended PUBLIC key; deposit addresses are its children 0/i. Default: none (payment orders cannot be created).",
+  },
+  SETTLEMENT_POLL_SECONDS: {
+    schema: positiveInt(3600).default(15),
+    description:
+      "Pause between a settlement watcher's rounds (new confirmed blocks, due expiries). One process per chain watches (advisory lock).",
   },
 } as const;
 

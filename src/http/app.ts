@@ -1,6 +1,8 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import { Accounts } from "../accounts/accounts";
+import { type BillingEventSink, NO_BILLING_EVENT_SINK } from "../billing/billing-events";
+import type { SettlementChain } from "../billing/settlement-chains";
 import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
@@ -21,6 +23,7 @@ import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
 import { exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
+import { paymentOrdersRouter } from "./routes/payment-orders";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
@@ -56,6 +59,10 @@ export interface AppDependencies {
   accounts?: Accounts;
   /** Express's "trust proxy" (TRUST_PROXY): who may tell the client address. Default: nobody. */
   trustProxy?: false | number | string[];
+  /** Chains payment orders may name (SETTLEMENT_CHAINS); none: orders cannot be created. */
+  settlementChains?: readonly SettlementChain[];
+  /** Where billing events go (the events issue supplies it); default: nowhere yet. */
+  billingEvents?: BillingEventSink;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -70,6 +77,8 @@ export function createApp({
   catalogueChanges,
   accounts = new Accounts(pool, logger),
   trustProxy = false,
+  settlementChains = [],
+  billingEvents = NO_BILLING_EVENT_SINK,
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
     pool,
@@ -111,6 +120,7 @@ export function createApp({
   app.use(docsRouter());
   app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));
+  app.use(paymentOrdersRouter(pool, settlementChains, billingEvents));
   app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);

@@ -44,7 +44,7 @@ const KEYED = new WeakMap<Response, VerifiedKey>();
 export function requestGuard(accounts: Accounts): RequestHandler {
   const { keys, limiter, usage, settings } = accounts;
   return async (req, res, next) => {
-    const policy = routePolicy(req.path);
+    const policy = routePolicy(req.path, req.method);
     const credential = bearerCredential(req.get("authorization"));
     const key = credential.kind === "key" ? await keys.verify(hashKeyToken(credential.token)) : undefined;
     const usable = key !== undefined && !key.revoked;

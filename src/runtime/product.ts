@@ -1,4 +1,6 @@
 import { Accounts } from "../accounts/accounts";
+import { NO_BILLING_EVENT_SINK } from "../billing/billing-events";
+import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
 import type { Config } from "../config/config";
 import { crawlSettingsFromConfig } from "../crawl-run/settings";
@@ -56,6 +58,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       catalogueChanges,
       accounts,
       trustProxy: config.TRUST_PROXY,
+      settlementChains: config.SETTLEMENT_CHAINS,
+      billingEvents: NO_BILLING_EVENT_SINK,
     }),
     config.PORT,
     config.HOST,
@@ -76,6 +80,15 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     runWorker: true,
   });
   shutdown.register("probing", () => probing.stop());
+  const settlement = startSettlement({
+    databaseUrl: server.url,
+    pool,
+    chains: config.SETTLEMENT_CHAINS,
+    events: NO_BILLING_EVENT_SINK,
+    logger,
+    pollMs: config.SETTLEMENT_POLL_SECONDS * 1000,
+  });
+  shutdown.register("settlement watchers", () => settlement.stop());
   logger.info(
     { port: http.port, host: config.HOST, embeddedDatabase: server.embedded, ms: Date.now() - started },
     `x402 catalogue listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${http.port}`,

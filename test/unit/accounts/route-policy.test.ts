@@ -25,4 +25,13 @@ describe("routePolicy", () => {
   ])("when the path is %s, then group %s, %s, scope %s", (path, group, access, scope) => {
     expect(routePolicy(path)).toEqual({ group, access, ...(scope ? { scope } : {}) });
   });
+
+  it.each([
+    ["GET", "/v1/payment-orders", "billing:read"],
+    ["HEAD", "/v1/payment-orders/6d1f0a52-0000-4000-8000-000000000000", "billing:read"],
+    ["POST", "/v1/payment-orders", "billing:write"],
+    ["POST", "/v1/payment-orders/6d1f0a52-0000-4000-8000-000000000000/cancel", "billing:write"],
+  ])("when %s %s is asked for, then it is protected and needs %s", (method, path, scope) => {
+    expect(routePolicy(path, method)).toMatchObject({ group: "billing", access: "protected", scope });
+  });
 });
