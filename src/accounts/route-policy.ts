@@ -30,6 +30,8 @@ const POLICIES: Record<string, RoutePolicy> = {
   "history.csv": EXPORTS,
   "api-keys": { group: "keys", access: "protected", scope: "keys:write" },
   usage: { group: "usage", access: "protected", scope: "billing:read" },
+  events: CATALOGUE,
+  "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
 };
 
 export function routePolicy(path: string): RoutePolicy {

@@ -16,10 +16,12 @@ import { accountsRouter } from "./routes/accounts";
 import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
+import { eventsRouter } from "./routes/events";
 import { exportsRouter } from "./routes/exports";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
+import { type WebhookRouteDeps, webhooksRouter } from "./routes/webhooks";
 
 export interface AppDependencies {
   db: Database;
@@ -47,6 +49,8 @@ export interface AppDependencies {
   accounts?: Accounts;
   /** Express's "trust proxy" (TRUST_PROXY): who may tell the client address. Default: nobody. */
   trustProxy?: false | number | string[];
+  /** Webhook endpoints' URL guard, clock and worker wake-up (src/webhooks); default: public addresses only. */
+  webhooks?: Omit<WebhookRouteDeps, "db">;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -60,6 +64,7 @@ export function createApp({
   preloadIndex = false,
   accounts = new Accounts(pool, logger),
   trustProxy = false,
+  webhooks = { allowedNetworks: [] },
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
     pool,
@@ -97,6 +102,8 @@ export function createApp({
   app.use(probeSweepsRouter(pool));
   app.use(docsRouter());
   app.use(accountsRouter(db, pool, accounts));
+  app.use(eventsRouter(pool));
+  app.use(webhooksRouter({ db, ...webhooks }));
   app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);
