@@ -3,9 +3,9 @@
 // Standalone: `node --import tsx bench/crawl.ts [services] [concurrency]`.
 import { CheerioCrawler, Configuration } from "@crawlee/cheerio";
 import { MemoryStorage } from "@crawlee/memory-storage";
-import { crawlDirectory } from "../src/crawl/crawl-directory";
-import { identifyCrawler } from "../src/crawl/http-hooks";
-import type { CrawlSettings } from "../src/crawl/settings";
+import type { CrawlSettings } from "../src/crawl-run/settings";
+import { crawlDirectory } from "../src/sources/html-directory/crawl-directory";
+import { identifyCrawler } from "../src/sources/html-directory/http-hooks";
 import { benchDatabase, benchLogger, markdownTable, startHelperProcess } from "./support";
 
 interface Row {

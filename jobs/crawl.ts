@@ -1,8 +1,8 @@
 // `npm run crawl -- [--kind bazaar|html_directory] [URL]`: one crawl of URL (or of every configured
 // source, one after another), then exit. For system cron or a Kubernetes CronJob; see
 // crawlExitCode for what the exit code means (several sources: the most serious outcome).
-import { combinedExitCode, crawlExitCode } from "../src/crawl/crawl-exit-code";
-import { crawlSettingsFromConfig } from "../src/crawl/settings";
+import { combinedExitCode, crawlExitCode } from "../src/crawl-run/exit-code";
+import { crawlSettingsFromConfig } from "../src/crawl-run/settings";
 import { createPrismaClient } from "../src/db/prisma-client";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";

@@ -32,6 +32,17 @@ export async function changedSince(db: Queryable, snapshot: string): Promise<boo
   return row?.changed ?? true;
 }
 
+/** The channel writers NOTIFY once their changes are committed, so API processes reload at once. */
+export const CATALOGUE_CHANGED_CHANNEL = "catalogue_changed";
+
+/**
+ * Tells every listening API process that the catalogue changed (call after the writes committed;
+ * outside a transaction the notification is sent at once). Their periodic check stays the fallback.
+ */
+export async function announceCatalogueChange(db: Database): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${CATALOGUE_CHANGED_CHANNEL}, '')`;
+}
+
 /**
  * Forgets changes older than a day: readers check for changes far more often than that (at most
  * API_INDEX_REFRESH_SECONDS, ≤ 1 hour, apart), so they have seen them long before.

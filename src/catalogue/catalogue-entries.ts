@@ -8,7 +8,7 @@ import { Prisma } from "../generated/prisma/client";
  */
 
 /** The entry a row belongs to. Indexed as an expression (services_entry_idx), so keep it verbatim. */
-function entryOf(alias: string): Prisma.Sql {
+export function entryOf(alias: string): Prisma.Sql {
   const s = Prisma.raw(alias);
   return Prisma.sql`coalesce(${s}.canonical_id, ${s}.id)`;
 }

@@ -1,6 +1,8 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { driftOf, type EndpointDrift, latestDriftJson } from "./probe-stats";
 import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
+import { shownId } from "./service-queries";
 
 export interface EndpointFilters {
   q?: string;
@@ -8,7 +10,20 @@ export interface EndpointFilters {
   method?: string;
   /** The service's category, compared case-insensitively. */
   category?: string;
+  /** Exact decimal text: some payment option of the endpoint costs at most this many USDC per call. */
+  maxPrice?: string;
+  /** With maxPrice: also endpoints none of whose payment options has a known price. */
+  includeUnpriced?: boolean;
+  /** CAIP-2 id or network name, any case: some payment option is on it. */
+  network?: string;
+  /** true: a valid x402 challenge within 24 hours; false: none. */
+  verified?: boolean;
+  /** true: the latest live challenge differed from the listing; false: it did not (or none was seen). */
+  drift?: boolean;
 }
+
+export const ENDPOINT_SORTS = ["relevance", "price"] as const;
+export type EndpointSort = (typeof ENDPOINT_SORTS)[number];
 
 export interface EndpointHit {
   /** The catalogue entry's id (its primary row's), whichever row of the entry lists the endpoint. */
@@ -20,6 +35,8 @@ export interface EndpointHit {
   description: string | null;
   lastVerifiedAt: Date | null;
   paymentOptions: PaymentOptionRecord[];
+  lastProbe: { at: Date; statusCode: number | null; outcome: string; error: string | null } | null;
+  drift: EndpointDrift | null;
 }
 
 export interface ListedEndpoint extends EndpointHit {
@@ -36,18 +53,29 @@ export interface ListedEndpoint extends EndpointHit {
  * each service's in page order, ties by id so paging is stable.
  */
 export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> {
-  const rows = await queryRows<Omit<ListedEndpoint, "paymentOptions">>(
+  type Row = Omit<ListedEndpoint, "paymentOptions" | "drift"> & { drift: Parameters<typeof driftOf>[0] };
+  const rows = await queryRows<Row>(
     db,
     Prisma.sql`
-      SELECT e.id::text, coalesce(s.canonical_id, s.id)::text AS "serviceId", s.name AS "serviceName",
+      SELECT e.id::text, ${shownId("s")}::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
-        d.document::text AS document
+        d.document::text AS document,
+        CASE WHEN lp.probed_at IS NOT NULL THEN json_build_object('at', lp.probed_at, 'statusCode', lp.status_code,
+          'outcome', lp.outcome, 'error', lp.error) END AS "lastProbe",
+        ${latestDriftJson("e", Prisma.sql`now()`)} AS drift
       FROM endpoints e
       JOIN services s ON s.id = e.service_id
       LEFT JOIN endpoint_search d ON d.endpoint_id = e.id
+      LEFT JOIN LATERAL (SELECT p.probed_at, p.status_code, p.outcome, p.error FROM endpoint_probes p
+        WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 1) lp ON TRUE
       WHERE s.status = 'listed'
       ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`,
   );
   const options = await allPaymentOptions(db);
-  return rows.map((row) => ({ ...row, paymentOptions: options.get(row.id) ?? [] }));
+  return rows.map((row) => ({
+    ...row,
+    lastProbe: row.lastProbe && { ...row.lastProbe, at: new Date(row.lastProbe.at) },
+    drift: driftOf(row.drift),
+    paymentOptions: options.get(row.id) ?? [],
+  }));
 }

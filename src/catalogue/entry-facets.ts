@@ -1,5 +1,6 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { entryOf } from "./catalogue-entries";
 import { decimalText } from "./sql";
 
 /**
@@ -8,7 +9,7 @@ import { decimalText } from "./sql";
  * (the in-memory catalogue index loads them; see src/search/).
  */
 
-const entryOfRow = Prisma.sql`coalesce(m.canonical_id, m.id)::text`;
+const entryIdOfRow = Prisma.sql`${entryOf("m")}::text`;
 
 export interface EntryFacets {
   tags: string[];
@@ -45,24 +46,24 @@ export async function allEntryFacets(db: Queryable): Promise<Map<string, EntryFa
   // One after another: `db` may be a single connection (the index loads in one transaction).
   const tags = await queryRows<{ entry: string; tags: string[] }>(
     db,
-    Prisma.sql`SELECT ${entryOfRow} AS entry, array_agg(DISTINCT t.tag) AS tags
+    Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT t.tag) AS tags
         FROM services m JOIN service_tags t ON t.service_id = m.id GROUP BY 1`,
   );
   const endpoints = await queryRows<{ entry: string; methods: string[]; lastVerifiedAt: Date | null }>(
     db,
-    Prisma.sql`SELECT ${entryOfRow} AS entry, array_agg(DISTINCT e.method) AS methods,
+    Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT e.method) AS methods,
           max(e.last_verified_at) AS "lastVerifiedAt"
         FROM services m JOIN endpoints e ON e.service_id = m.id GROUP BY 1`,
   );
   const sources = await queryRows<{ entry: string; kinds: string[]; urls: string[] }>(
     db,
-    Prisma.sql`SELECT ${entryOfRow} AS entry, array_agg(DISTINCT src.kind::text) AS kinds,
+    Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT src.kind::text) AS kinds,
           array_agg(DISTINCT rtrim(src.base_url, '/')) AS urls
         FROM services m JOIN sources src ON src.id = m.source_id GROUP BY 1`,
   );
   const options = await queryRows<PaymentFacetRow & { entry: string }>(
     db,
-    Prisma.sql`SELECT ${entryOfRow} AS entry, lower(po.network) AS network,
+    Prisma.sql`SELECT ${entryIdOfRow} AS entry, lower(po.network) AS network,
           lower(po.network_name) AS "networkName", lower(po.asset) AS asset,
           lower(po.asset_symbol) AS "assetSymbol", ${decimalText(Prisma.sql`po.price_usdc`)} AS price,
           lower(po.pay_to) AS "payTo"

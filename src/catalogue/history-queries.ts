@@ -1,7 +1,9 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { entryOf } from "./catalogue-entries";
 import { completePage, type Page, type Paging } from "./paging";
-import { decimalText, whereAll } from "./sql";
+import { shownId } from "./service-queries";
+import { volumeText, whereAll } from "./sql";
 
 /** A window of time: history rows whose observed interval overlaps it are kept. */
 export interface HistoryWindow {
@@ -27,8 +29,26 @@ function windowConditions(window: HistoryWindow): Prisma.Sql[] {
   return where;
 }
 
+/**
+ * The shown id of the entry that `id` names (as the detail resolves it: the id an entry is shown
+ * under, else a row's own id); NULL when nothing has that id.
+ */
+function shownEntryOf(id: string): Prisma.Sql {
+  return Prisma.sql`(SELECT ${shownId("x")} FROM services x WHERE x.entry_id = ${id}::uuid OR x.id = ${id}::uuid
+    ORDER BY (x.entry_id = ${id}::uuid) IS TRUE DESC LIMIT 1)`;
+}
+
+/**
+ * Ids of every row of the entry shown under `shown`: its history is theirs together. Spelled as
+ * shownId("m") = shown, split so that each half is an index lookup (entry_id, services_entry_idx).
+ */
+function entryRows(shown: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT m.id FROM services m WHERE m.entry_id = ${shown}
+    OR (m.entry_id IS NULL AND ${entryOf("m")} = ${shown}))`;
+}
+
 export async function serviceExists(pool: ReadPool, id: string): Promise<boolean> {
-  const rows = await queryRows(pool, Prisma.sql`SELECT 1 FROM services WHERE id = ${id}::uuid`, {
+  const rows = await queryRows(pool, Prisma.sql`SELECT 1 WHERE ${shownEntryOf(id)} IS NOT NULL`, {
     prepared: true,
   });
   return rows.length > 0;
@@ -41,17 +61,19 @@ export async function getServiceHistory(
   window: HistoryWindow,
   paging: Paging,
 ): Promise<Page<HistoryRecord> | null> {
-  // Any row of a catalogue entry answers with the entry's history, as the detail does: the
-  // primary row is the one whose figures the entry shows.
-  const entry = Prisma.sql`(SELECT coalesce(x.canonical_id, x.id) FROM services x WHERE x.id = ${serviceId}::uuid)`;
-  const where = whereAll([Prisma.sql`h.service_id = ${entry}`, ...windowConditions(window)]);
+  // The entry's id or any of its rows' ids answers with the entry's history, as the detail does:
+  // the figures every source listed for it, over time.
+  const where = whereAll([
+    Prisma.sql`h.service_id IN ${entryRows(shownEntryOf(serviceId))}`,
+    ...windowConditions(window),
+  ]);
   const [exists, rows] = await Promise.all([
     serviceExists(pool, serviceId),
     queryRows<HistoryRecord>(
       pool,
       Prisma.sql`
         SELECT h.observed_from AS "observedFrom", h.observed_to AS "observedTo", h.uptime_30d AS "uptime30d",
-          h.avg_response_ms_30d AS "avgResponseMs30d", ${decimalText(Prisma.sql`h.volume_usdc_30d`)} AS "volumeUsdc30d",
+          h.avg_response_ms_30d AS "avgResponseMs30d", ${volumeText(Prisma.sql`h.volume_usdc_30d`)} AS "volumeUsdc30d",
           h.tx_count_30d AS "txCount30d", h.payer_count_30d AS "payerCount30d",
           h.info_updated_at AS "infoUpdatedAt"
         FROM stats_snapshots h
@@ -91,14 +113,15 @@ export const HISTORY_EXPORT_COLUMNS = [
  */
 export function historyExportQuery(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
   const where = whereAll([
-    ...(serviceId === undefined ? [] : [Prisma.sql`h.service_id = ${serviceId}::uuid`]),
+    ...(serviceId === undefined ? [] : [Prisma.sql`h.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
     ...windowConditions(window),
   ]);
+  // service_id is the entry's shown id, as in services.csv: the two files join on it.
   return Prisma.sql`
-    SELECT h.service_id::text, h.observed_from, h.observed_to,
-      h.uptime_30d::text, h.avg_response_ms_30d::text, ${decimalText(Prisma.sql`h.volume_usdc_30d`)},
+    SELECT ${shownId("s")}::text, h.observed_from, h.observed_to,
+      h.uptime_30d::text, h.avg_response_ms_30d::text, ${volumeText(Prisma.sql`h.volume_usdc_30d`)},
       h.tx_count_30d::text, h.payer_count_30d::text, h.info_updated_at
-    FROM stats_snapshots h
+    FROM stats_snapshots h JOIN services s ON s.id = h.service_id
     WHERE ${where}
     ORDER BY h.service_id, h.observed_from, h.id`;
 }

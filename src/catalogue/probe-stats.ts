@@ -33,6 +33,44 @@ export interface LastProbe {
   statusCode: number | null;
   outcome: string;
   challengeValid: boolean;
+  /** Why it did not verify, as the prober recorded it (timeout, no x402 challenge, 500…); null when it did. */
+  error: string | null;
+}
+
+/** A difference between what a listing claims and what a live challenge asked (src/payments/drift.ts). */
+export interface DriftDifference {
+  kind: "price" | "network" | "asset" | "pay_to";
+  network: string;
+  claimed: string | null;
+  observed: string | null;
+  message: string;
+}
+
+/** The differences the endpoint's latest live challenge showed, and when; null when it showed none. */
+export interface EndpointDrift {
+  seenAt: Date;
+  differences: DriftDifference[];
+}
+
+/**
+ * The drift of the endpoint `endpoint` (an alias) at its latest challenge up to `asOf`, as JSON
+ * {seenAt, differences} (timestamp as text); NULL when that challenge matched its listings (or
+ * nothing was compared). A later challenge that matches clears it.
+ */
+export function latestDriftJson(endpoint: string, asOf: Prisma.Sql): Prisma.Sql {
+  const e = Prisma.raw(endpoint);
+  return Prisma.sql`(SELECT CASE WHEN jsonb_array_length(dp.drift) > 0
+      THEN json_build_object('seenAt', dp.probed_at, 'differences', dp.drift) END
+    FROM endpoint_probes dp
+    WHERE dp.endpoint_id = ${e}.id AND dp.outcome = 'challenge' AND dp.probed_at <= ${asOf}
+    ORDER BY dp.probed_at DESC LIMIT 1)`;
+}
+
+/** Decodes latestDriftJson. */
+export function driftOf(
+  json: { seenAt: string; differences: DriftDifference[] } | null,
+): EndpointDrift | null {
+  return json === null ? null : { seenAt: new Date(json.seenAt), differences: json.differences };
 }
 
 export interface ProbeSummary {
@@ -46,7 +84,7 @@ export interface ProbeSummary {
 export const VERIFIED_WITHIN_MS = 24 * 60 * 60 * 1000;
 
 /** Aggregates of every window over probe rows `p` (already limited to the widest window). */
-function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
+export function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
   return Prisma.join(
     WINDOWS.map(({ key, interval }) => {
       const inWindow = Prisma.sql`p.probed_at > ${asOf} - ${Prisma.raw(`interval '${interval}'`)}`;
@@ -66,7 +104,7 @@ function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
 }
 
 /** Probes of the widest window up to `asOf`, via the (endpoint_id, probed_at) index. */
-function probeRange(asOf: Prisma.Sql): Prisma.Sql {
+export function probeRange(asOf: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`p.probed_at > ${asOf} - interval '30 days' AND p.probed_at <= ${asOf}`;
 }
 
@@ -79,6 +117,7 @@ function summaryJson(lastVerifiedAt: Prisma.Sql, probesOf: Prisma.Sql, asOf: Pri
   return Prisma.sql`(
     SELECT json_build_object('last_verified_at', ${lastVerifiedAt}, 'last_at', lp.probed_at,
       'last_status', lp.status_code, 'last_outcome', lp.outcome, 'last_valid', lp.challenge_valid,
+      'last_error', lp.error,
       'windows', to_json(w))
     FROM (
       SELECT ${windowColumns(asOf)}
@@ -86,7 +125,7 @@ function summaryJson(lastVerifiedAt: Prisma.Sql, probesOf: Prisma.Sql, asOf: Pri
       WHERE ${probesOf} AND ${probeRange(asOf)}
     ) w
     LEFT JOIN (
-      SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid
+      SELECT p.probed_at, p.status_code, p.outcome, p.challenge_valid, p.error
       FROM endpoints pe
       CROSS JOIN LATERAL (
         SELECT * FROM endpoint_probes p WHERE p.endpoint_id = pe.id AND p.probed_at <= ${asOf}
@@ -104,11 +143,17 @@ export function endpointProbeJson(endpoint: string, asOf: Prisma.Sql): Prisma.Sq
 }
 
 /**
- * The probe summary of the catalogue entry whose primary is `entry` (an alias) over every endpoint
- * of every row of the entry, as JSON for probeSummaryOf.
+ * The probe summary of the catalogue entry whose primary is `entry` (an alias) over the endpoints
+ * the entry shows, as JSON for probeSummaryOf. Two sources listing the same method and URL give two
+ * endpoint rows, each probed; the entry shows that endpoint once (the first row's, as the detail
+ * merges them), so only that row's probes count: a call is never counted twice.
  */
 export function entryProbeJson(entry: string, asOf: Prisma.Sql): Prisma.Sql {
-  const ofEntry = Prisma.sql`pe.service_id IN (SELECT m.id FROM services m WHERE ${isEntryMember("m", entry)})`;
+  const ofEntry = Prisma.sql`pe.id IN (
+    SELECT DISTINCT ON (se.method, se.url) se.id
+    FROM services m JOIN endpoints se ON se.service_id = m.id
+    WHERE ${isEntryMember("m", entry)}
+    ORDER BY se.method, se.url, (m.id = ${Prisma.raw(entry)}.id) DESC, m.first_seen_at, m.id, se.position, se.id)`;
   return summaryJson(
     Prisma.sql`(SELECT max(pe.last_verified_at) FROM endpoints pe WHERE ${ofEntry})`,
     ofEntry,
@@ -123,7 +168,18 @@ export interface ProbeJson {
   last_status: number | null;
   last_outcome: string | null;
   last_valid: boolean | null;
+  last_error: string | null;
   windows: Record<string, number | null>;
+}
+
+/**
+ * Measured figures are shown to a fixed precision: latencies to 0.1 ms, uptime to 0.01 % (a
+ * percentile of timings is not exact to the nanosecond, and 0.8069529999920633 ms reads as noise).
+ */
+function roundTo<T extends number | null>(value: T, decimals: number): T {
+  if (value === null) return value;
+  const scale = 10 ** decimals;
+  return (Math.round(value * scale) / scale) as T;
 }
 
 const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text));
@@ -135,9 +191,9 @@ export function probeSummaryOf(json: ProbeJson, asOf: Date): ProbeSummary {
     const attempted = columns[`attempted_${key}`] ?? 0;
     windows[key] = {
       probes: columns[`probes_${key}`] ?? 0,
-      uptimePct: attempted === 0 ? null : (100 * (columns[`up_${key}`] ?? 0)) / attempted,
-      p50Ms: columns[`p50_${key}`] ?? null,
-      p99Ms: columns[`p99_${key}`] ?? null,
+      uptimePct: attempted === 0 ? null : roundTo((100 * (columns[`up_${key}`] ?? 0)) / attempted, 2),
+      p50Ms: roundTo(columns[`p50_${key}`] ?? null, 1),
+      p99Ms: roundTo(columns[`p99_${key}`] ?? null, 1),
     };
   }
   const lastAt = dateOrNull(json.last_at);
@@ -149,6 +205,7 @@ export function probeSummaryOf(json: ProbeJson, asOf: Date): ProbeSummary {
           statusCode: json.last_status,
           outcome: json.last_outcome ?? "",
           challengeValid: json.last_valid === true,
+          error: json.last_error,
         };
   const lastVerifiedAt = dateOrNull(json.last_verified_at);
   const verified = lastVerifiedAt !== null && lastVerifiedAt.getTime() > asOf.getTime() - VERIFIED_WITHIN_MS;

@@ -10,7 +10,7 @@ import { Prisma } from "../generated/prisma/client";
  * Endpoint document (`endpoint_search.document`):
  *   A endpoint description · B URL path words + service name · C service category + method
  * `catalogue_search` is English stemming after unaccent (see the catalogue_search migration).
- * service_search also keeps the service's tags and endpoints as the API shows them, so a page of
+ * service_search also keeps the entry's tags and the service's endpoints as the API shows them, so a page of
  * services reads one row per service instead of running two subqueries per service.
  * The documents' words also go to `search_terms`, the vocabulary that misspelt query words are
  * corrected against (text-search.ts).
@@ -42,7 +42,17 @@ const tagText = Prisma.sql`coalesce((SELECT string_agg(DISTINCT t.tag, ' ')
 const endpointText = Prisma.sql`coalesce((SELECT string_agg(e.description, ' ' ORDER BY e.position, e.id)
   FROM endpoints e WHERE e.service_id = ANY(ARRAY${entryRowIds})), '')`;
 
-/** The service's tags as the API shows them: sorted. `service` is the alias of its services row. */
+/**
+ * The tags the API shows for the entry of `s`: every tag any of its rows carries, sorted. The tag
+ * filter, /v1/tags and the search document read the same set, so what is shown is what matches.
+ */
+const entryTags = Prisma.sql`ARRAY(SELECT DISTINCT t.tag FROM service_tags t
+  WHERE t.service_id = ANY(ARRAY${entryRowIds}) ORDER BY t.tag)`;
+
+/**
+ * The row's own tags, sorted: what a reader shows for a row whose search document (which holds
+ * the entry's tags) the writer has not built yet. `service` is the alias of its services row.
+ */
 export function serviceTags(service: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`ARRAY(SELECT t.tag FROM service_tags t WHERE t.service_id = ${service}.id ORDER BY t.tag)`;
 }
@@ -62,7 +72,7 @@ function refreshServices(scope: Prisma.Sql): Prisma.Sql {
          setweight(to_tsvector('catalogue_search', s.name || ' ' || ${tagText}), 'A')
       || setweight(to_tsvector('catalogue_search', ${domainWords} || ' ' || coalesce(s.category, '')), 'B')
       || setweight(to_tsvector('catalogue_search', coalesce(s.description, '') || ' ' || ${endpointText}), 'C'),
-      ${serviceTags(Prisma.sql`s`)}, ${serviceEndpoints(Prisma.sql`s`)}, now()
+      ${entryTags}, ${serviceEndpoints(Prisma.sql`s`)}, now()
     FROM services s
     WHERE ${scope}
     ORDER BY s.id

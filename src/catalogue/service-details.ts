@@ -2,13 +2,16 @@ import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/
 import { Prisma } from "../generated/prisma/client";
 import { isEntryMember } from "./catalogue-entries";
 import {
+  driftOf,
+  type EndpointDrift,
   endpointProbeJson,
   entryProbeJson,
+  latestDriftJson,
   type ProbeJson,
   type ProbeSummary,
   probeSummaryOf,
 } from "./probe-stats";
-import { entryOfRow, SERVICE_COLUMNS, type ServiceRecord } from "./service-queries";
+import { fromEntryOfRow, SERVICE_COLUMNS, type ServiceRecord } from "./service-queries";
 import { decimalText } from "./sql";
 
 /**
@@ -21,6 +24,8 @@ import { decimalText } from "./sql";
 export interface PaymentOptionRecord {
   origin: "listing" | "probe";
   /** The base URL of the source that claimed it; null for what a probe saw. */
+  source: string | null;
+  /** That source's page of the service (the listing row's detail URL); null for what a probe saw. */
   sourceUrl: string | null;
   scheme: string | null;
   network: string | null;
@@ -41,12 +46,15 @@ export interface EndpointDetail {
   description: string | null;
   paymentOptions: PaymentOptionRecord[];
   probe: ProbeSummary;
+  drift: EndpointDrift | null;
 }
 
 export interface SourceListing {
   kind: "html_directory" | "bazaar";
+  /** The source's base URL. */
+  source: string;
+  /** The source's page of the service: its row's detail URL, as a service's sourceUrl. */
   sourceUrl: string;
-  listingUrl: string;
   status: "listed" | "delisted";
   firstSeenAt: Date;
   lastSeenAt: Date;
@@ -62,7 +70,12 @@ export interface ServiceDetail {
 /** A payment option `po` (with its source `src`) field by field: one list for rows and for JSON. */
 const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
   ["origin", Prisma.sql`po.origin::text`],
-  ["sourceUrl", Prisma.sql`src.base_url`],
+  ["source", Prisma.sql`src.base_url`],
+  [
+    "sourceUrl",
+    Prisma.sql`CASE WHEN po.origin = 'listing' THEN (SELECT os.detail_url FROM endpoints oe
+      JOIN services os ON os.id = oe.service_id WHERE oe.id = po.endpoint_id) END`,
+  ],
   ["scheme", Prisma.sql`po.scheme`],
   ["network", Prisma.sql`po.network`],
   ["networkName", Prisma.sql`po.network_name`],
@@ -107,8 +120,8 @@ function jsonArray(fields: Array<[string, Prisma.Sql]>, rows: Prisma.Sql, order:
 const ENTRY_SOURCES = jsonArray(
   [
     ["kind", Prisma.sql`src.kind`],
-    ["sourceUrl", Prisma.sql`src.base_url`],
-    ["listingUrl", Prisma.sql`m.detail_url`],
+    ["source", Prisma.sql`src.base_url`],
+    ["sourceUrl", Prisma.sql`m.detail_url`],
     ["status", Prisma.sql`m.status`],
     ["firstSeenAt", Prisma.sql`m.first_seen_at`],
     ["lastSeenAt", Prisma.sql`m.last_seen_at`],
@@ -133,6 +146,7 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
         ),
       ],
       ["probe", endpointProbeJson("e", asOf)],
+      ["drift", latestDriftJson("e", asOf)],
     ],
     Prisma.sql`FROM services m JOIN endpoints e ON e.service_id = m.id WHERE ${isEntryMember("m", "s")}`,
     Prisma.sql`(m.id = s.id) DESC, m.first_seen_at, m.id, e.position, e.id`,
@@ -150,6 +164,7 @@ interface EndpointJson {
   description: string | null;
   paymentOptions: OptionJson[];
   probe: ProbeJson;
+  drift: Parameters<typeof driftOf>[0];
 }
 
 interface DetailRow extends ServiceRecord {
@@ -184,6 +199,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
         description,
         paymentOptions: options,
         probe: probeSummaryOf(row.probe, asOf),
+        drift: driftOf(row.drift),
       });
     }
   }
@@ -194,7 +210,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
 const DETAIL = fixedStatement(Prisma.sql`
   SELECT ${SERVICE_COLUMNS}, ${entryEndpoints(Prisma.raw("$2::timestamptz"))} AS "endpointRows",
     ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow"
-  FROM ${entryOfRow(Prisma.raw("$1::uuid"))}`);
+  FROM ${fromEntryOfRow(Prisma.raw("$1::uuid"))}`);
 
 /**
  * The entry that `id` belongs to: the id of any of its rows answers the whole entry under its

@@ -2,7 +2,7 @@ import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-index";
-import { decimalText, type SortDirection } from "./sql";
+import { decimalText, type SortDirection, volumeText } from "./sql";
 
 export type ServiceStatusFilter = "listed" | "delisted" | "all";
 
@@ -31,6 +31,8 @@ export interface ServiceFilters {
   asset?: string;
   /** Exact decimal text: some payment option costs at most this many USDC per call. */
   maxPrice?: string;
+  /** With maxPrice: also entries none of whose payment options has a known price. */
+  includeUnpriced?: boolean;
   /** Any case: addresses are compared without their checksum casing. */
   payTo?: string;
   /** A source kind (html_directory, bazaar) or a source's base URL. */
@@ -89,7 +91,10 @@ export interface EndpointSummary {
 }
 
 export interface ServiceRecord {
+  /** The entry's stable id (see shownId); what the API shows. */
   id: string;
+  /** The primary row's own id: the key of the entry's rows and facets inside the catalogue. */
+  rowId: string;
   name: string;
   domain: string | null;
   description: string | null;
@@ -113,21 +118,33 @@ export interface ServiceRecord {
 }
 
 /**
+ * The id the API shows for the entry of row `alias`: the entry's stable id once the merge step
+ * has given it one (see entry_id in the schema), else its primary's id, else the row's own.
+ */
+export function shownId(alias: string): Prisma.Sql {
+  const s = Prisma.raw(alias);
+  return Prisma.sql`coalesce(${s}.entry_id, ${s}.canonical_id, ${s}.id)`;
+}
+
+/** CAIP-2 networks of every payment option of the entry of `s`, sorted. */
+const entryNetworks = Prisma.sql`(SELECT
+  coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
+  ${entryPaymentOptions("s")})`;
+
+/**
  * Columns of a service `s` LEFT JOINed to its read model `r` (service_search). Tags and endpoints
  * come from the read model; a service whose read model was never built falls back to reading
  * them directly (COALESCE evaluates the subquery only then).
  */
 export const SERVICE_COLUMNS = Prisma.sql`
-  s.id, s.name, s.domain, s.description, s.category,
+  ${shownId("s")} AS id, s.id AS "rowId", s.name, s.domain, s.description, s.category,
   coalesce(r.tags, ${serviceTags(Prisma.sql`s`)}) AS tags,
   coalesce(r.endpoints, ${serviceEndpoints(Prisma.sql`s`)}) AS endpoints,
   s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
-  s.info_updated_at AS "infoUpdatedAt", ${decimalText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d",
+  s.info_updated_at AS "infoUpdatedAt", ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d",
   s.tx_count_30d AS "txCount30d", s.payer_count_30d AS "payerCount30d", s.status::text AS status,
   s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl",
-  ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin",
-  (SELECT coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
-   ${entryPaymentOptions("s")}) AS networks`;
+  ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin", ${entryNetworks} AS networks`;
 
 export type SortKey = Exclude<ServiceSort, "relevance">;
 
@@ -169,16 +186,18 @@ export async function allEntries(db: Queryable): Promise<EntryRow[]> {
 }
 
 /**
- * `s` (with its read model `r`) is the catalogue entry of the row `id` (a uuid expression): the
- * row itself if it is a primary, else its primary (a row whose primary has gone is answered as
- * itself rather than lost). Select SERVICE_COLUMNS from it; no row when no row has that id.
+ * `s` (with its read model `r`) is the catalogue entry that `id` (a uuid expression) names: the
+ * entry shown under that id, else the entry of the row with that id (an id an entry was shown
+ * under before, or a source row's own id). Its primary row if it has one (a row whose primary has
+ * gone is answered as itself rather than lost). Select SERVICE_COLUMNS from it; no row when
+ * nothing has that id.
  */
-export function entryOfRow(id: Prisma.Sql): Prisma.Sql {
+export function fromEntryOfRow(id: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(
       SELECT s.id FROM services asked
       JOIN services s ON s.id IN (asked.id, asked.canonical_id)
-      WHERE asked.id = ${id}
-      ORDER BY (s.id = asked.canonical_id) DESC
+      WHERE asked.entry_id = ${id} OR asked.id = ${id}
+      ORDER BY (asked.entry_id = ${id}) IS TRUE DESC, (s.id = asked.canonical_id) DESC
       LIMIT 1
     ) entry
     JOIN services s ON s.id = entry.id

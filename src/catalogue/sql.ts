@@ -12,6 +12,14 @@ export function isoText(column: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
+/**
+ * A USDC volume as exact text with the column's fixed scale of 6 decimals, USDC's own precision
+ * ("12300.000000", "1250.500000"): every volume reads alike and sorts alike as text.
+ */
+export function volumeText(column: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${column})::numeric(38, 6)::text`;
+}
+
 /** A decimal as its exact text without trailing zeros ("12.5", not "12.500000"). */
 export function decimalText(column: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`trim_scale(${column})::text`;

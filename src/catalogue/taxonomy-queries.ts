@@ -1,6 +1,8 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { isEntryPrimary } from "./catalogue-entries";
 import { completePage, type Page, type Paging } from "./paging";
+import { serviceTags } from "./search-index";
 
 /** A category or tag value with the number of listed services that carry it. */
 export interface TaxonomyCount {
@@ -31,27 +33,34 @@ async function countedPage(
   });
 }
 
-/** Categories of listed services, each with its count. */
+/*
+ * Counts are of catalogue entries as the list shows them (one per entry, with its primary row's
+ * status and category and the entry's tags), so a count equals the total of the list filtered by
+ * that value, however many sources list an entry.
+ */
+
+/** Categories of listed entries, each with its count. */
 export function listCategories(pool: ReadPool, paging: Paging): Promise<Page<TaxonomyCount>> {
   return countedPage(
     pool,
     Prisma.sql`
       SELECT s.category AS value, count(*)::int AS "serviceCount"
       FROM services s
-      WHERE s.status = 'listed' AND s.category IS NOT NULL
+      WHERE s.status = 'listed' AND s.category IS NOT NULL AND ${isEntryPrimary("s")}
       GROUP BY s.category`,
     paging,
   );
 }
 
-/** Tags of listed services, each with its count. */
+/** Tags of listed entries, each with its count. */
 export function listTags(pool: ReadPool, paging: Paging): Promise<Page<TaxonomyCount>> {
   return countedPage(
     pool,
     Prisma.sql`
       SELECT t.tag AS value, count(*)::int AS "serviceCount"
-      FROM service_tags t JOIN services s ON s.id = t.service_id
-      WHERE s.status = 'listed'
+      FROM services s
+      CROSS JOIN LATERAL unnest(coalesce((SELECT r.tags FROM service_search r WHERE r.service_id = s.id), ${serviceTags(Prisma.sql`s`)})) AS t(tag)
+      WHERE s.status = 'listed' AND ${isEntryPrimary("s")}
       GROUP BY t.tag`,
     paging,
   );

@@ -19,6 +19,7 @@ import {
   STAT_FIELDS,
 } from "./labels";
 import { findPairs, type LabelledValue } from "./pairs";
+import { isSummaryText, LONG_SUMMARY_WORDS } from "./summary";
 import { tagsFromLinks, tagsFromValue } from "./tags";
 import type { RawServiceDetail, StatField } from "./types";
 import { isCategoryUrl, isSocialHost, looksLikeHost, resolveUrl, sameSite } from "./urls";
@@ -207,7 +208,7 @@ function domainNear(
   return null;
 }
 
-/** The first real paragraph after the name: several words, not a label/value line. */
+/** The first real paragraph after the name: prose (see isSummaryText), not a label/value line. */
 function firstParagraph(
   dom: PageDom,
   main: Element,
@@ -219,7 +220,7 @@ function firstParagraph(
   const after = (el: Element): boolean => !h1 || dom.order(el) > dom.order(h1);
   const usable = (el: Element): boolean => {
     const text = dom.text(el);
-    if (skip(el) || text.split(" ").length < 4 || classifyLabel(text, aliases)) return false;
+    if (skip(el) || !isSummaryText(text) || classifyLabel(text, aliases)) return false;
     if (used.some((n) => contains(el, n) || contains(n, el))) return false;
     return !isHeading(el) && !closest(el, byName("form", "a", "button", "label", "pre", "code"));
   };
@@ -228,7 +229,17 @@ function firstParagraph(
   const blocks = [...paragraphs, ...textOwners(dom, main).filter(usable)].sort(
     (a, b) => dom.order(a) - dom.order(b),
   );
-  return blocks.find(after) ?? blocks[0] ?? null;
+  // Short text in a <p> is a summary; in another block two words are as likely a badge ("Open
+  // Source"), so such a block is the summary only when no prose exists (a tagline under the name).
+  const prose = (el: Element): boolean =>
+    el.name === "p" || dom.text(el).split(" ").length >= LONG_SUMMARY_WORDS;
+  return (
+    blocks.find((el) => after(el) && prose(el)) ??
+    blocks.find(prose) ??
+    blocks.find(after) ??
+    blocks[0] ??
+    null
+  );
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 import { classifyLabel, type ExtractOptions, type LabelAliases, type LabelField } from "./labels";
 import { findPagination, hasPageMarker } from "./pagination";
 import { findPairs } from "./pairs";
+import { isSummaryText } from "./summary";
 import type { ListingEntry, ListingPage } from "./types";
 import {
   isCategoryUrl,
@@ -309,7 +310,7 @@ function externalHost(dom: PageDom, container: Element, detailUrl: string): stri
   return null;
 }
 
-/** The entry's summary: a paragraph if there is one, else its longest line of several words. */
+/** The entry's summary: a paragraph if there is one, else its longest line of prose (see isSummaryText). */
 function entrySummary(
   dom: PageDom,
   owners: Element[],
@@ -319,7 +320,10 @@ function entrySummary(
   const texts = owners
     .map((el) => ({ el, text: dom.text(el) }))
     .filter(
-      ({ text }) => !known.includes(text) && text.split(" ").length >= 3 && !classifyLabel(text, aliases),
+      ({ text }) =>
+        !known.includes(text) &&
+        (text.split(" ").length >= 3 || isSummaryText(text)) &&
+        !classifyLabel(text, aliases),
     );
   const paragraph = texts.find(({ el }) => el.name === "p");
   if (paragraph) return paragraph.text;

@@ -10,10 +10,21 @@ import { isTagUrl } from "./urls";
 
 /** Tags from a labelled value ("Tags: a, b" or a "Tags" heading over chips). */
 export function tagsFromValue(dom: PageDom, pair: LabelledValue): string[] {
-  const elements = pair.valueNodes.filter(isElement);
-  const chips = elements.length > 0 ? elements.flatMap((el) => chipsIn(dom, el)) : [];
+  const elements = pair.valueNodes.filter(isElement).filter((el) => dom.text(el) !== "");
+  // Chips placed right after the label (`<b>Tags</b><span>a</span><span>b</span>`, `<dd>a</dd><dd>b</dd>`)
+  // are the value's own elements: each is one tag, whatever its markup, spaces or none between.
+  const separate = elements.length >= 2 && !hasLooseText(pair.valueNodes);
+  const chips = elements.flatMap((el) => {
+    const inner = chipsIn(dom, el);
+    return inner.length > 0 || !separate ? inner : [dom.text(el)];
+  });
   if (chips.length > 0) return chips;
   return splitList(pair.value);
+}
+
+/** Text between elements that is more than separators: the elements are then parts of one sentence. */
+function hasLooseText(nodes: readonly AnyNode[]): boolean {
+  return nodes.some((c) => !isElement(c) && "data" in c && /[^\s,;|·•]/.test(c.data));
 }
 
 /** Tags from links to tag pages (`/tags/x`, `?tag=x`) when no label introduces them. */
@@ -44,8 +55,7 @@ function chipsIn(dom: PageDom, el: Element): string[] {
   for (let kids = childElements(level); kids.length === 1 && kids[0]; kids = childElements(level))
     level = kids[0];
   const kids = childElements(level).filter((c) => dom.text(c) !== "");
-  const looseText = level.children.some((c) => !isElement(c) && "data" in c && /[^\s,;|·•]/.test(c.data));
-  if (kids.length >= 2 && !looseText) return kids.map((c) => dom.text(c));
+  if (kids.length >= 2 && !hasLooseText(level.children)) return kids.map((c) => dom.text(c));
   return [];
 }
 

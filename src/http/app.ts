@@ -1,6 +1,7 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import { Accounts } from "../accounts/accounts";
+import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
@@ -43,6 +44,11 @@ export interface AppDependencies {
    */
   preloadIndex?: boolean;
   /**
+   * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the index checks
+   * at once instead of at its next periodic check, which stays the fallback.
+   */
+  catalogueChanges?: Pick<Listener, "subscribe">;
+  /**
    * Keys, shared rate limits and usage (src/accounts); the caller closes it (last usage
    * written). Omitted: one with the default limits, never closed (tests that do not care).
    */
@@ -62,6 +68,7 @@ export function createApp({
   indexRefreshMs = 0,
   rememberedQueries,
   preloadIndex = false,
+  catalogueChanges,
   accounts = new Accounts(pool, logger),
   trustProxy = false,
   webhooks = { allowedNetworks: [] },
@@ -71,7 +78,9 @@ export function createApp({
     logger,
     serialisers: catalogueSerialisers,
     refreshMs: indexRefreshMs,
+    onLoaded: () => responseCache?.clear(),
   });
+  catalogueChanges?.subscribe(() => catalogue.refreshNow());
   if (preloadIndex) {
     catalogue
       .current()

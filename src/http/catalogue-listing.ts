@@ -1,9 +1,10 @@
 import type { Response } from "express";
 import type { Paging } from "../catalogue/paging";
 import type { CatalogueSerialisers } from "../search/catalogue-index";
+import type { QueryReading } from "../search/partial-query";
 import type { Listing } from "../search/service-index";
 import { sendJsonParts } from "./responses";
-import { endpointHitJsonParts, serviceJson } from "./serialisers";
+import { endpointHitJsonParts, queryReadingJson, serviceJson } from "./serialisers";
 
 /** How the in-memory catalogue index serialises its items: the API's own serialisers. */
 export const catalogueSerialisers: CatalogueSerialisers = {
@@ -12,20 +13,27 @@ export const catalogueSerialisers: CatalogueSerialisers = {
 };
 
 /**
- * Sends a page of the index as the list body `{ items, has_more, total }`, assembled from the
- * items' UTF-8 JSON (copying bytes: no text is joined or encoded per request). The body is a
- * function of the index (its snapshot) and the page's fingerprint, so the ETag hashes those few
- * bytes rather than the ~70 KB body.
+ * Sends a page of the index as the list body `{ items, has_more, total }` (plus `query`, how q
+ * was read, for a search), assembled from the items' UTF-8 JSON (copying bytes: no text is joined
+ * or encoded per request). The body is a function of the index (its snapshot), the page's
+ * fingerprint and the reading, so the ETag hashes those few bytes rather than the ~70 KB body.
  */
-export function sendListing(res: Response, snapshot: string, listing: Listing, paging: Paging): void {
+export function sendListing(
+  res: Response,
+  snapshot: string,
+  listing: Listing,
+  paging: Paging,
+  reading?: QueryReading,
+): void {
   const hasMore = paging.offset + listing.items.length < listing.total;
   const parts: Buffer[] = [ITEMS_OPEN];
   listing.items.forEach((item, i) => {
     if (i > 0) parts.push(COMMA);
     parts.push(...item);
   });
-  parts.push(Buffer.from(`],"has_more":${hasMore},"total":${listing.total}}`));
-  sendJsonParts(res, parts, `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}`);
+  const query = reading === undefined ? "" : `,"query":${JSON.stringify(queryReadingJson(reading))}`;
+  parts.push(Buffer.from(`],"has_more":${hasMore},"total":${listing.total}${query}}`));
+  sendJsonParts(res, parts, `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}${query}`);
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');

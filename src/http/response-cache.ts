@@ -49,6 +49,11 @@ export class ResponseCache {
     return this.enabled && bytes <= this.maxBodyBytes;
   }
 
+  /** Drops every answer: the catalogue they were made from has been replaced. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   get(key: string, now = Date.now()): PreparedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;

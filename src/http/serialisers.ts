@@ -2,7 +2,7 @@ import type { CrawlRunRecord } from "../catalogue/crawl-run-queries";
 import type { EndpointHit } from "../catalogue/endpoint-queries";
 import type { HistoryRecord } from "../catalogue/history-queries";
 import type { Page } from "../catalogue/paging";
-import type { ProbeSummary, ProbeWindowStats } from "../catalogue/probe-stats";
+import type { EndpointDrift, ProbeSummary, ProbeWindowStats } from "../catalogue/probe-stats";
 import type {
   EndpointDetail,
   PaymentOptionRecord,
@@ -11,10 +11,16 @@ import type {
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
+import type { QueryReading } from "../search/partial-query";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+
+/** How a search read its q: corrections, dropped words, whether results match only some words. */
+export function queryReadingJson(reading: QueryReading) {
+  return { corrected: reading.corrected, dropped: reading.dropped, partial: reading.partial };
+}
 
 export function listJson<T, J>(page: Page<T>, item: (record: T) => J) {
   return { items: page.items.map(item), has_more: page.hasMore, total: page.total };
@@ -58,6 +64,7 @@ export function probeJson(probe: ProbeSummary) {
       status_code: last.statusCode,
       outcome: last.outcome,
       challenge_valid: last.challengeValid,
+      error: last.error,
     },
     windows: {
       "24h": windowJson(probe.windows["24h"]),
@@ -67,9 +74,14 @@ export function probeJson(probe: ProbeSummary) {
   };
 }
 
+export function driftJson(drift: EndpointDrift | null) {
+  return drift && { seen_at: drift.seenAt.toISOString(), differences: drift.differences };
+}
+
 export function paymentOptionJson(option: PaymentOptionRecord) {
   return {
     origin: option.origin,
+    source: option.source,
     source_url: option.sourceUrl,
     scheme: option.scheme,
     network: option.network,
@@ -92,14 +104,15 @@ function endpointDetailJson(endpoint: EndpointDetail) {
     description: endpoint.description,
     payment_options: endpoint.paymentOptions.map(paymentOptionJson),
     probe: probeJson(endpoint.probe),
+    drift: driftJson(endpoint.drift),
   };
 }
 
 function sourceListingJson(source: SourceListing) {
   return {
     kind: source.kind,
+    source: source.source,
     source_url: source.sourceUrl,
-    listing_url: source.listingUrl,
     status: source.status,
     first_seen_at: source.firstSeenAt.toISOString(),
     last_seen_at: source.lastSeenAt.toISOString(),
@@ -142,9 +155,17 @@ export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: st
     url: hit.url,
     description: hit.description,
   });
+  const last = hit.lastProbe;
   const tail = JSON.stringify({
     last_verified_at: iso(hit.lastVerifiedAt),
     payment_options: hit.paymentOptions.map(paymentOptionJson),
+    last_probe: last && {
+      at: last.at.toISOString(),
+      status_code: last.statusCode,
+      outcome: last.outcome,
+      error: last.error,
+    },
+    drift: driftJson(hit.drift),
   });
   return { head: `${head.slice(0, -1)},`, tail: tail.slice(1) };
 }

@@ -95,10 +95,13 @@ export function normaliseServiceDetail(
   // A relative endpoint URL ("/v1/quote") is a path on the service's own host, not on the
   // directory's: directories print paths under the service's base URL.
   const endpoints = normaliseEndpoints(raw.endpoints, domain ? `https://${domain}/` : pageUrl, log);
+  const name = visibleText(raw.name) ?? visibleText(listing?.name) ?? domain;
   const service: NormalisedService = {
-    name: visibleText(raw.name) ?? visibleText(listing?.name) ?? domain,
+    name,
     domain,
-    description: visibleText(raw.description) ?? visibleText(listing?.description),
+    description:
+      readDescription(raw.description, "description", [name, domain], log) ??
+      readDescription(listing?.description, "listing.description", [name, domain], log),
     category: normaliseCategory(raw.category),
     endpoints,
     tags: normaliseTags(raw.tags),
@@ -110,6 +113,24 @@ export function normaliseServiceDetail(
 /** Collapsed text, or null for empty text and placeholders such as "—" or "N/A". */
 function visibleText(text: string | null | undefined): string | null {
   return isMissing(text) ? null : collapseWhitespace(text);
+}
+
+/**
+ * A description however short, unless it only repeats the name or domain (a card printing the
+ * name twice): that is discarded and reported, like every value the catalogue does not keep.
+ */
+function readDescription(
+  text: string | null | undefined,
+  field: string,
+  known: readonly (string | null)[],
+  log: ProblemLog,
+): string | null {
+  const value = visibleText(text);
+  if (value === null) return null;
+  const repeated = known.find((k) => k !== null && k.toLowerCase() === value.toLowerCase());
+  if (repeated === undefined) return value;
+  log.report(field, value, "repeats the service's name or domain, not a description");
+  return null;
 }
 
 function normaliseStats(

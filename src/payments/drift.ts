@@ -32,7 +32,7 @@ function pair(claimed: PaymentOption[], observed: PaymentOption[]) {
 }
 
 /**
- * Differences in price, network and pay_to between what a listing claims and what a live
+ * Differences in price, network, asset and pay_to between what a listing claims and what a live
  * challenge offers. Options are matched per network, so a listing that omits some of the live
  * networks yields "network" drifts rather than bogus price drifts.
  */
@@ -70,6 +70,16 @@ export function drift(claimed: PaymentOption[], observed: PaymentOption[]): Paym
         claimed: claimedPrice,
         observed: observedPrice,
         message: `price on ${network} is ${observedPrice ?? "unknown"}, listing says ${claimedPrice}`,
+      });
+    }
+    // Paired on the network, preferring the same asset: a different one here is the only one offered.
+    if (want.asset !== null && addressKey(want.asset) !== addressKey(got.asset)) {
+      drifts.push({
+        kind: "asset",
+        network,
+        claimed: want.asset,
+        observed: got.asset,
+        message: `asset on ${network} is ${got.asset ?? "missing"}, listing says ${want.asset}`,
       });
     }
     if (want.pay_to !== null && addressKey(want.pay_to) !== addressKey(got.pay_to)) {

@@ -36,7 +36,7 @@ export interface PaymentChallenge {
 
 /** One difference between what a listing claims and what a live challenge says. */
 export interface PaymentDrift {
-  kind: "price" | "network" | "pay_to";
+  kind: "price" | "network" | "asset" | "pay_to";
   /** Network (CAIP-2, else name) the difference is about. */
   network: string;
   claimed: string | null;

@@ -1,6 +1,8 @@
 import { Accounts } from "../accounts/accounts";
+import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
 import type { Config } from "../config/config";
-import { crawlSettingsFromConfig } from "../crawl/settings";
+import { crawlSettingsFromConfig } from "../crawl-run/settings";
+import { listenFor } from "../db/notifications";
 import { createPrismaClient, type Database } from "../db/prisma-client";
 import { createReadPool } from "../db/read-pool";
 import { createApp } from "../http/app";
@@ -32,10 +34,14 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   const server = await openDatabaseServer(config, logger);
   shutdown.register("database server", () => server.stop());
   server.onLost(() => shutdown.fail(DATABASE_LOST));
-  const db = createPrismaClient(server.url);
+  // One pool for the process: the API's SQL, the CSV cursors and Prisma (crawl writes, health)
+  // share its connections, sized for both (each had 10 of its own before).
+  const pool = createReadPool(server.url, 20, logger);
+  shutdown.register("database pool", () => pool.end());
+  const db = createPrismaClient(pool);
   shutdown.register("database client", () => db.$disconnect());
-  const pool = createReadPool(server.url, 10, logger);
-  shutdown.register("read pool", () => pool.end());
+  const catalogueChanges = listenFor(server.url, CATALOGUE_CHANGED_CHANNEL, logger);
+  shutdown.register("catalogue change listener", () => catalogueChanges.close());
   const accounts = new Accounts(pool, logger, {
     anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
     usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
@@ -52,6 +58,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       preloadIndex: true,
+      catalogueChanges,
       accounts,
       trustProxy: config.TRUST_PROXY,
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, notify: webhooks.notify },

@@ -14,6 +14,8 @@ export interface CatalogueIndexOptions {
    * while the previous index keeps answering.
    */
   refreshMs: number;
+  /** Called after each newer index is in place (the response cache drops answers of the old one). */
+  onLoaded?: () => void;
 }
 
 /**
@@ -37,6 +39,18 @@ export class CatalogueIndexStore {
     }
     if (Date.now() - this.checkedAt >= this.options.refreshMs) await this.checkInBackground();
     return this.index ?? index;
+  }
+
+  /**
+   * Checks now, whatever the interval, and reloads in the background if the catalogue changed: a
+   * writer announced a change (see catalogue-changes.ts). Before the first load there is nothing
+   * to refresh: the first request loads the current catalogue.
+   */
+  refreshNow(): void {
+    if (this.index === null || this.options.refreshMs === 0) return;
+    void this.checkInBackground().catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, "checking for a newer catalogue failed"),
+    );
   }
 
   private checkInBackground(): Promise<void> {
@@ -67,6 +81,7 @@ export class CatalogueIndexStore {
         const index = await loadCatalogueIndex(this.options.pool, this.options.serialisers);
         this.index = index;
         this.checkedAt = Date.now();
+        this.options.onLoaded?.();
         this.options.logger.info(
           {
             services: index.services.size,

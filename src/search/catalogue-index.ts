@@ -4,9 +4,10 @@ import { type EndpointHit, type ListedEndpoint, listedEndpoints } from "../catal
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
 import { allEntries, type EntryRow, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
-import { amountOf } from "./amounts";
+import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { type EndpointEntry, EndpointIndex } from "./endpoint-index";
-import { type ServiceEntry, ServiceIndex } from "./service-index";
+import type { ServiceEntry } from "./service-entry";
+import { ServiceIndex } from "./service-index";
 import { TextIndex } from "./text-index";
 
 /**
@@ -38,6 +39,7 @@ function serviceEntry(
   const { document: _document, sortRanks, ...record } = row;
   return {
     id: row.id,
+    rowId: row.rowId,
     status: row.status,
     category: row.category?.toLowerCase() ?? null,
     domain: row.domain,
@@ -63,10 +65,20 @@ function serviceEntry(
 
 function endpointEntry(row: ListedEndpoint, serialise: CatalogueSerialisers["endpoint"]): EndpointEntry {
   const { head, tail } = serialise(row);
+  const prices = row.paymentOptions.flatMap((o) => (o.priceUsdc === null ? [] : [amountOf(o.priceUsdc)]));
   return {
     id: row.id,
     method: row.method,
     category: row.category?.toLowerCase() ?? null,
+    networks: row.paymentOptions.flatMap((o) =>
+      [o.network, o.networkName].flatMap((n) => (n === null ? [] : [n.toLowerCase()])),
+    ),
+    prices,
+    minPrice: prices.reduce<Amount | null>(
+      (min, p) => (min === null || compareAmounts(p, min) < 0 ? p : min),
+      null,
+    ),
+    drift: row.drift !== null,
     lastVerifiedAt: time(row.lastVerifiedAt),
     jsonHead: Buffer.from(head),
     jsonTail: Buffer.from(tail),
@@ -100,7 +112,7 @@ export async function loadCatalogueIndex(
   const [snapshot, entries, facets, endpoints] = loaded;
   // Built in steps with the event loop free in between (see TextIndex.build).
   const serviceEntries = entries.map((row) =>
-    serviceEntry(row, facets.get(row.id) ?? NO_FACETS, serialisers.service),
+    serviceEntry(row, facets.get(row.rowId) ?? NO_FACETS, serialisers.service),
   );
   const serviceText = await TextIndex.build(entries.map((row) => row.document));
   await yieldToEventLoop();

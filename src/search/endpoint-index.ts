@@ -1,6 +1,7 @@
-import type { EndpointFilters } from "../catalogue/endpoint-queries";
+import type { EndpointFilters, EndpointSort } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
+import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { ordinals, pageByKeys } from "./page-order";
 import type { Listing } from "./service-index";
 import { acceptAll, type TextIndex } from "./text-index";
@@ -16,6 +17,14 @@ export interface EndpointEntry {
   method: string;
   /** The service's category, lower-cased. */
   category: string | null;
+  /** Networks of its payment options, CAIP-2 ids and names, lower-cased. */
+  networks: readonly string[];
+  /** Known prices of its payment options. */
+  prices: readonly Amount[];
+  /** The lowest of them: the `price` sort. */
+  minPrice: Amount | null;
+  /** Its latest live challenge differed from what the listing claims. */
+  drift: boolean;
   /** Epoch milliseconds. */
   lastVerifiedAt: number | null;
   /** The item's JSON (UTF-8) up to, without, `verified`: `{"service_id":…,"description":…,` */
@@ -27,9 +36,38 @@ export interface EndpointEntry {
 const VERIFIED = Buffer.from('"verified":true,');
 const NOT_VERIFIED = Buffer.from('"verified":false,');
 
+type EntryCheck = (entry: EndpointEntry) => boolean;
+
+/** The filters as one check on an entry; null when none is given. Semantics as the services list's. */
+function entryCheck(filters: EndpointFilters, now: number): EntryCheck | null {
+  const checks: EntryCheck[] = [];
+  const { method, verified, drift } = filters;
+  const category = filters.category?.toLowerCase();
+  const network = filters.network?.toLowerCase();
+  if (method !== undefined) checks.push((e) => e.method === method);
+  if (category !== undefined) checks.push((e) => e.category === category);
+  if (network !== undefined) checks.push((e) => e.networks.includes(network));
+  if (filters.maxPrice !== undefined) {
+    const max = amountOf(filters.maxPrice);
+    const unpriced = filters.includeUnpriced === true;
+    checks.push(
+      (e) => e.prices.some((p) => compareAmounts(p, max) <= 0) || (unpriced && e.prices.length === 0),
+    );
+  }
+  if (verified !== undefined) {
+    const since = now - VERIFIED_WITHIN_MS;
+    checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since) === verified);
+  }
+  if (drift !== undefined) checks.push((e) => e.drift === drift);
+  if (checks.length === 0) return null;
+  return (entry) => checks.every((c) => c(entry));
+}
+
 export class EndpointIndex {
   /** Each entry's place in id order: the tie-break of equal ranks, as an integer. */
   private readonly idPlace: Int32Array;
+  /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
+  private byPrice: { sorted: Int32Array; place: Int32Array } | null = null;
 
   constructor(
     private readonly entries: readonly EndpointEntry[],
@@ -43,32 +81,58 @@ export class EndpointIndex {
     return this.entries.length;
   }
 
-  list(filters: EndpointFilters, paging: Paging, query: TsQuery | null | undefined, now: number): Listing {
-    const category = filters.category?.toLowerCase();
+  private priceOrder(): { sorted: Int32Array; place: Int32Array } {
+    if (this.byPrice) return this.byPrice;
+    const sorted = Int32Array.from(this.entries.keys()).sort((a, b) => {
+      const [x, y] = [this.entries[a]?.minPrice ?? null, this.entries[b]?.minPrice ?? null];
+      if ((x === null) !== (y === null)) return x === null ? 1 : -1;
+      const byAmount = x === null || y === null ? 0 : compareAmounts(x, y);
+      return byAmount !== 0 ? byAmount : a - b;
+    });
+    const place = new Int32Array(sorted.length);
+    sorted.forEach((entry, i) => {
+      place[entry] = i;
+    });
+    this.byPrice = { sorted, place };
+    return this.byPrice;
+  }
+
+  list(
+    filters: EndpointFilters,
+    sort: EndpointSort | undefined,
+    paging: Paging,
+    query: TsQuery | null | undefined,
+    now: number,
+  ): Listing {
+    const check = entryCheck(filters, now);
     // Without filters, no entry is read (each is a cache miss, and a common word matches thousands).
     const accepts =
-      filters.method === undefined && category === undefined
+      check === null
         ? acceptAll
         : (i: number) => {
             const entry = this.entries[i];
-            return (
-              entry !== undefined &&
-              (filters.method === undefined || entry.method === filters.method) &&
-              (category === undefined || entry.category === category)
-            );
+            return entry !== undefined && check(entry);
           };
+    const byPrice = sort === "price";
     let page: number[] = [];
     let total = 0;
     if (query === undefined) {
-      // The entries are in the default order already.
-      for (let i = 0; i < this.entries.length; i += 1) {
+      // The entries are in the default order already; the price order is computed once.
+      const order = byPrice ? this.priceOrder().sorted : null;
+      for (let n = 0; n < this.entries.length; n += 1) {
+        const i = order === null ? n : (order[n] as number);
         if (!accepts(i)) continue;
         if (total >= paging.offset && page.length < paging.limit) page.push(i);
         total += 1;
       }
     } else if (query !== null) {
-      const { docs, ranks } = this.text.search(query, accepts);
-      page = pageByKeys(docs, ranks, true, this.idPlace, paging.offset, paging.limit);
+      const { docs, ranks } = this.text.search(query, accepts, !byPrice);
+      if (byPrice) {
+        const { place } = this.priceOrder();
+        const keys = new Float32Array(docs.length);
+        for (let m = 0; m < docs.length; m += 1) keys[m] = place[docs[m] as number] as number;
+        page = pageByKeys(docs, keys, false, this.idPlace, paging.offset, paging.limit);
+      } else page = pageByKeys(docs, ranks, true, this.idPlace, paging.offset, paging.limit);
       total = docs.length;
     }
     const verifiedSince = now - VERIFIED_WITHIN_MS;

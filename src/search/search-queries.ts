@@ -1,7 +1,14 @@
-import { correctedQueryText, typedQueryText } from "../catalogue/text-search";
+import { readWords, stemmedAlternatives, typedQueryText } from "../catalogue/text-search";
 import type { ReadPool } from "../db/read-pool";
+import { AS_TYPED, bestPartialQuery, type QueryReading, type WordClause } from "./partial-query";
 import type { TextIndex } from "./text-index";
 import { parseTsQuery, type TsQuery } from "./tsquery";
+
+/** A search's answer with how its q was read (undefined without q). */
+export interface SearchAnswer<T> {
+  answer: T;
+  reading: QueryReading | undefined;
+}
 
 /**
  * q → parsed tsquery, with Postgres as the language authority (text-search.ts). How a text reads
@@ -29,25 +36,52 @@ export class SearchQueries {
     return query;
   }
 
-  async corrected(q: string): Promise<TsQuery | null> {
-    const text = await correctedQueryText(this.pool, q);
-    return text === null ? null : parseTsQuery(text);
+  /**
+   * The fallback reading of q's words: misspelt words corrected against the vocabulary, each word
+   * one clause (web-search operators are not kept), the best combination of clauses chosen on the
+   * documents of `text` (see bestPartialQuery).
+   */
+  async fallback(q: string, text: TextIndex): Promise<{ query: TsQuery | null; reading: QueryReading }> {
+    const words = await readWords(this.pool, q);
+    const readable = words.filter((w) => w.options.length > 0);
+    const stemmed = await stemmedAlternatives(
+      this.pool,
+      readable.map((w) => w.options),
+    );
+    const clauses: WordClause[] = [];
+    readable.forEach((w, i) => {
+      const query = parseTsQuery(stemmed[i] ?? "");
+      // A stop word ("the", "for") is no word of the search, as when q is read as typed.
+      if (query !== null) clauses.push({ word: w.word, correctedTo: w.known ? null : w.options, query });
+    });
+    const unreadable = words.filter((w) => w.options.length === 0).map((w) => w.word);
+    const best = bestPartialQuery(clauses, (query) => text.matchesAny(query));
+    // Every word known and found together: q's own syntax (a "phrase", an -exclusion) is what
+    // excluded every document, and that is the answer the agent asked for.
+    const asWritten = unreadable.length === 0 && !best.reading.partial && best.reading.dropped.length === 0;
+    if (asWritten && best.reading.corrected.length === 0) return { query: null, reading: AS_TYPED };
+    return {
+      query: best.query,
+      reading: { ...best.reading, dropped: [...unreadable, ...best.reading.dropped] },
+    };
   }
 
   /**
-   * Runs a search with q as typed and, when nothing matched, with its typos corrected: only if the
-   * words match no document at all (filters excluding every match is an answer, not a typo).
+   * Runs a search with q as typed and, when its words match no document, with the fallback
+   * reading (typos corrected, then the best partial match): only if the words match no document
+   * at all (filters excluding every match is an answer, not a typo). A search whose words all
+   * match takes the first path alone, as cheap as before the fallback existed.
    */
   async search<T extends { total: number }>(
     q: string | undefined,
     text: TextIndex,
     run: (query: TsQuery | null | undefined) => T,
-  ): Promise<T> {
-    if (q === undefined) return run(undefined);
+  ): Promise<SearchAnswer<T>> {
+    if (q === undefined) return { answer: run(undefined), reading: undefined };
     const typed = await this.typed(q);
     const answer = run(typed);
-    if (answer.total > 0 || (typed !== null && text.matchesAny(typed))) return answer;
-    const corrected = await this.corrected(q);
-    return corrected === null ? answer : run(corrected);
+    if (answer.total > 0 || (typed !== null && text.matchesAny(typed))) return { answer, reading: AS_TYPED };
+    const { query, reading } = await this.fallback(q, text);
+    return { answer: query === null ? answer : run(query), reading };
   }
 }

@@ -1,6 +1,6 @@
 import type { ServiceFilters } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
-import type { ServiceEntry } from "./service-index";
+import type { ServiceEntry } from "./service-entry";
 import { bitset, hasBit } from "./sorted-lists";
 
 /** Whether the entry with this index passes the filters. */

@@ -1,9 +1,10 @@
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import type { ServiceFilters, ServiceOrder, ServiceSort } from "../catalogue/service-queries";
-import { type Amount, amountOf, compareAmounts } from "./amounts";
+import type { ServiceFilters, ServiceOrder } from "../catalogue/service-queries";
+import { amountOf, compareAmounts } from "./amounts";
 import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
+import type { PaymentFacet, ServiceEntry } from "./service-entry";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 
@@ -13,46 +14,6 @@ import type { TsQuery } from "./tsquery";
  * the SQL semantics they replace (see the field comments); sort order comes from Postgres itself
  * (dense ranks computed when loading), so collation and numeric order are Postgres's.
  */
-
-export type SortKey = Exclude<ServiceSort, "relevance">;
-
-/** One payment option of the entry, its text fields lower-cased for case-insensitive filters. */
-export interface PaymentFacet {
-  network: string | null;
-  networkName: string | null;
-  asset: string | null;
-  assetSymbol: string | null;
-  price: Amount | null;
-  payTo: string | null;
-}
-
-export interface ServiceEntry {
-  id: string;
-  status: "listed" | "delisted";
-  /** Lower-cased. */
-  category: string | null;
-  domain: string | null;
-  uptime30d: number | null;
-  avgResponseMs30d: number | null;
-  volume: Amount | null;
-  txCount30d: number | null;
-  payerCount30d: number | null;
-  /** Epoch milliseconds. */
-  infoUpdatedAt: number | null;
-  /** Of every row of the entry, like the rest below. */
-  tags: ReadonlySet<string>;
-  methods: ReadonlySet<string>;
-  sourceKinds: readonly string[];
-  /** Base URLs without their trailing slash. */
-  sourceUrls: readonly string[];
-  paymentOptions: readonly PaymentFacet[];
-  /** Latest valid challenge of any endpoint, epoch milliseconds. */
-  lastVerifiedAt: number | null;
-  /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
-  sortRanks: Readonly<Record<SortKey, number>>;
-  /** The list item as the API sends it (UTF-8 JSON: a page is sent without encoding text again). */
-  json: Buffer;
-}
 
 export interface Listing {
   /** Serialised items of the page: each item's UTF-8 JSON, in one or more parts. */
@@ -80,12 +41,22 @@ function paymentCheck(filters: ServiceFilters): EntryCheck | null {
   if (network === undefined && asset === undefined && payTo === undefined && maxPrice === undefined)
     return null;
   // One option must satisfy them all: "USDC on Base for at most a cent".
-  const fits = (option: PaymentFacet) =>
+  const fitsBesidesPrice = (option: PaymentFacet) =>
     (network === undefined || option.network === network || option.networkName === network) &&
     (asset === undefined || option.asset === asset || option.assetSymbol === asset) &&
-    (payTo === undefined || option.payTo === payTo) &&
+    (payTo === undefined || option.payTo === payTo);
+  const fits = (option: PaymentFacet) =>
+    fitsBesidesPrice(option) &&
     (maxPrice === undefined || (option.price !== null && compareAmounts(option.price, maxPrice) <= 0));
-  return (entry) => entry.paymentOptions.some(fits);
+  if (maxPrice === undefined || filters.includeUnpriced !== true)
+    return (entry) => entry.paymentOptions.some(fits);
+  // An entry with no known price (an HTML directory's service before a probe saw its challenge)
+  // is kept when asked: its price may be within the limit, nobody knows yet.
+  const otherwise = network === undefined && asset === undefined && payTo === undefined;
+  return (entry) =>
+    entry.paymentOptions.some(fits) ||
+    (entry.paymentOptions.every((option) => option.price === null) &&
+      (otherwise || entry.paymentOptions.some(fitsBesidesPrice)));
 }
 
 /** The check of the filters that ServiceColumns does not hold, on the entry itself; null when none is given. */
@@ -191,9 +162,9 @@ export class ServiceIndex {
     return { items: page.map((i) => [this.at(i).json]), total, fingerprint: page.join(",") };
   }
 
-  /** The ids of a found page (the CSV export). */
+  /** The primary rows' ids of a found page (the CSV export reads those rows). */
   ids({ page }: Found): string[] {
-    return page.map((i) => this.at(i).id);
+    return page.map((i) => this.at(i).rowId);
   }
 
   private at(i: number): ServiceEntry {

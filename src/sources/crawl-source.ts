@@ -1,7 +1,8 @@
-import { type CrawlOutcome, type CrawlRequest, crawlDirectory } from "../crawl/crawl-directory";
-import { canonicalPageUrl } from "../crawl/url-identity";
+import type { CrawlOutcome, CrawlRequest } from "../crawl-run/outcome";
 import { type BazaarCrawlDependencies, crawlBazaar } from "./bazaar/crawl-bazaar";
 import { feedBaseUrl } from "./bazaar/feed-url";
+import { crawlDirectory } from "./html-directory/crawl-directory";
+import { canonicalPageUrl } from "./html-directory/url-identity";
 import type { SourceSpec } from "./source-spec";
 
 export type CrawlTrigger = CrawlRequest["trigger"];

@@ -1,5 +1,5 @@
 import { sourcesCrawledSince } from "../catalogue/crawl-runs";
-import type { CrawlOutcome } from "../crawl/crawl-directory";
+import type { CrawlOutcome } from "../crawl-run/outcome";
 import type { Logger } from "../logging/logger";
 import { scheduleJob } from "../scheduling/crawl-schedule";
 import type { BazaarCrawlDependencies } from "./bazaar/crawl-bazaar";

@@ -1,8 +1,9 @@
-import { type CrawlOutcome, crawlDirectory } from "../../src/crawl/crawl-directory";
-import type { CrawlSettings } from "../../src/crawl/settings";
+import type { CrawlOutcome } from "../../src/crawl-run/outcome";
+import type { CrawlSettings } from "../../src/crawl-run/settings";
 import type { Database } from "../../src/db/prisma-client";
 import { crawlBazaar } from "../../src/sources/bazaar/crawl-bazaar";
 import type { FeedSettings } from "../../src/sources/bazaar/fetch-feed";
+import { crawlDirectory } from "../../src/sources/html-directory/crawl-directory";
 import { testLogger } from "./logger";
 
 /** Fast, still polite-shaped settings for crawling fixture sites on loopback. */

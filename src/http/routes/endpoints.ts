@@ -14,13 +14,22 @@ export function endpointsRouter(catalogue: CatalogueIndexStore, searches: Search
     .get(async (req, res) => {
       const query = parseInput(endpointListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const filters = { q: query.q, method: query.method, category: query.category };
+      const filters = {
+        q: query.q,
+        method: query.method,
+        category: query.category,
+        maxPrice: query.max_price,
+        includeUnpriced: query.include_unpriced,
+        network: query.network,
+        verified: query.verified,
+        drift: query.drift,
+      };
       const index = await catalogue.current();
       const now = Date.now();
-      const listing = await searches.search(query.q, index.endpoints.text, (text) =>
-        index.endpoints.list(filters, paging, text, now),
+      const { answer, reading } = await searches.search(query.q, index.endpoints.text, (text) =>
+        index.endpoints.list(filters, query.sort, paging, text, now),
       );
-      sendListing(res, index.snapshot, listing, paging);
+      sendListing(res, index.snapshot, answer, paging, reading);
     })
     .all(methodNotAllowed);
   return router;

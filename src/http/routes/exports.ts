@@ -32,7 +32,8 @@ export function exportsRouter(
     .route("/v1/services.csv")
     .get(compressed, async (req, res) => {
       const query = parseInput(serviceExportQuery, req.query, "query");
-      const { index, found } = await findServices(catalogue, searches, query);
+      const paging = { offset: query.offset, limit: query.limit };
+      const { index, found } = await findServices(catalogue, searches, query, paging);
       await sendCsv(req, res, {
         pool,
         query: servicesSql(index.services.ids(found)),

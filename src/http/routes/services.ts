@@ -1,7 +1,6 @@
 import { Router } from "express";
 import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
-import type { Paging } from "../../catalogue/paging";
 import { getServiceDetail } from "../../catalogue/service-details";
 import { type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";
@@ -13,6 +12,7 @@ import { methodNotAllowed, sendCacheable } from "../responses";
 import { noQuery } from "../schemas/common";
 import {
   historyQuery,
+  isServiceId,
   type serviceExportQuery,
   serviceIdParams,
   serviceListQuery,
@@ -40,6 +40,7 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
     network: query.network,
     asset: query.asset,
     maxPrice: query.max_price,
+    includeUnpriced: query.include_unpriced,
     payTo: query.pay_to,
     source: query.source,
     verified: query.verified,
@@ -48,23 +49,23 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
 
 /**
  * The services a list or export query matches, from the catalogue index (typos corrected when
- * the words match nothing); every match when no paging is given.
+ * the words match nothing); every match from `offset` on when no limit is given.
  */
 export async function findServices(
   catalogue: CatalogueIndexStore,
   searches: SearchQueries,
   query: ServiceFilterQuery,
-  paging?: Paging,
+  paging?: { offset: number; limit?: number },
 ) {
   const index = await catalogue.current();
   const filters = serviceFilters(query);
   const order = serviceOrder(query.q, query.sort, query.order);
-  const window = paging ?? { offset: 0, limit: index.services.size };
+  const window = { offset: paging?.offset ?? 0, limit: paging?.limit ?? index.services.size };
   const now = Date.now();
-  const found = await searches.search(query.q, index.services.text, (text) =>
+  const { answer: found, reading } = await searches.search(query.q, index.services.text, (text) =>
     index.services.find(filters, order, window, text, now),
   );
-  return { index, found };
+  return { index, found, reading };
 }
 
 export function notFound(id: string): HttpError {
@@ -83,8 +84,8 @@ export function servicesRouter(
     .get(async (req, res) => {
       const query = parseInput(serviceListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const { index, found } = await findServices(catalogue, searches, query, paging);
-      sendListing(res, index.snapshot, index.services.listing(found), paging);
+      const { index, found, reading } = await findServices(catalogue, searches, query, paging);
+      sendListing(res, index.snapshot, index.services.listing(found), paging, reading);
     })
     .all(methodNotAllowed);
 
@@ -93,7 +94,7 @@ export function servicesRouter(
     .get(async (req, res) => {
       const { id } = parseInput(serviceIdParams, req.params, "path");
       parseInput(noQuery, req.query, "query");
-      const detail = await getServiceDetail(pool, id);
+      const detail = isServiceId(id) ? await getServiceDetail(pool, id) : null;
       if (!detail) throw notFound(id);
       sendCacheable(res, serviceDetailJson(detail));
     })
@@ -104,7 +105,8 @@ export function servicesRouter(
     .get(async (req, res) => {
       const { id } = parseInput(serviceIdParams, req.params, "path");
       const query = parseInput(historyQuery, req.query, "query");
-      const page = await getServiceHistory(pool, id, query, { offset: query.offset, limit: query.limit });
+      const paging = { offset: query.offset, limit: query.limit };
+      const page = isServiceId(id) ? await getServiceHistory(pool, id, query, paging) : null;
       if (!page) throw notFound(id);
       sendCacheable(res, listJson(page, historyJson));
     })

@@ -78,6 +78,17 @@ export const pagingParams = {
     .meta({ description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
 };
 
+/** The most rows one services.csv may be asked for with `limit`. */
+export const MAX_EXPORT_LIMIT = 1_000_000;
+
+/** Paging of an export: the list's parameters, but without `limit` every row comes. */
+export const exportPagingParams = {
+  offset: pagingParams.offset,
+  limit: integerParam(1, MAX_EXPORT_LIMIT)
+    .optional()
+    .meta({ description: `Most rows, 1 to ${MAX_EXPORT_LIMIT} (default: every matching row).` }),
+};
+
 export const errorBodySchema = z
   .strictObject({
     statusCode: z.number().int().meta({ description: "The HTTP status.", example: 400 }),
@@ -98,6 +109,34 @@ export function listSchema<T extends z.ZodType>(item: T, id: string) {
       total: z.number().int().meta({ description: "Items matching, over all pages." }),
     })
     .meta({ id });
+}
+
+/** How a search read its `q`: present on every answer to a request with `q`. */
+export const queryReadingSchema = z
+  .strictObject({
+    corrected: z
+      .array(
+        z.strictObject({
+          word: z.string().meta({ description: "The word as typed." }),
+          to: z.array(z.string()).meta({ description: "The known words searched in its place." }),
+        }),
+      )
+      .meta({
+        description: "Words unknown to the catalogue, each searched as the known words nearest to it.",
+      }),
+    dropped: z.array(z.string()).meta({
+      description: "Words left out: no entry has them (even corrected) together with the others kept.",
+    }),
+    partial: z.boolean().meta({
+      description:
+        "True when no entry has every word kept: each result then has as many of them as any entry has (most words matched first, then the sort).",
+    }),
+  })
+  .meta({ id: "QueryReading" });
+
+/** A list that a `q` searches: the list answer plus how `q` was read. */
+export function searchListSchema<T extends z.ZodType>(item: T, id: string) {
+  return listSchema(item, id).extend({ query: queryReadingSchema.optional() }).meta({ id });
 }
 
 export const isoTimestamp = z.iso.datetime().meta({ description: "ISO 8601, UTC." });

@@ -5,12 +5,14 @@ import {
   decimalParam,
   decimalString,
   enumParam,
+  exportPagingParams,
   integerParam,
   isoTimestamp,
   listSchema,
   numberParam,
   pagingParams,
   repeatableParam,
+  searchListSchema,
   serviceIdParam,
   textParam,
 } from "./common";
@@ -34,7 +36,7 @@ const sourceParam = textParam(2000).refine(
 );
 
 /** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
-const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
+export const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
 
 /** Filters and sort shared by the list and its CSV export. */
 const serviceFilterParams = {
@@ -43,8 +45,9 @@ const serviceFilterParams = {
     .meta({
       description:
         "Full-text search over name, domain, description, category, tags and endpoint descriptions " +
-        '(web-search syntax: "phrase", or, -word). Stemmed; when no service matches the words, ' +
-        "services with similar words are returned instead (typos).",
+        '(web-search syntax: "phrase", or, -word). Stemmed; when no service has all the words, misspelt ' +
+        "words are corrected by edit distance, words nothing has are dropped, and the services with the most " +
+        "words come first (partial matches); the answer's `query` says how q was read.",
       example: "stock quotes",
     }),
   category: textParam(200).optional().meta({ description: "Exact category, any case." }),
@@ -77,8 +80,15 @@ const serviceFilterParams = {
     example: "USDC",
   }),
   max_price: decimalParam.optional().meta({
-    description: "Some payment option costs at most this many USDC per call, a decimal string.",
+    description:
+      "Some payment option costs at most this many USDC per call, a decimal string. Entries with no known " +
+      "price (no option states one: an HTML directory's services until a probe reads their challenge) do " +
+      "not match unless include_unpriced=true.",
     example: "0.01",
+  }),
+  include_unpriced: booleanParam.optional().meta({
+    description:
+      "true: max_price also keeps entries with no known price (false, the default: it drops them).",
   }),
   pay_to: textParam(200).optional().meta({ description: "Some payment option pays this address, any case." }),
   source: sourceParam
@@ -104,7 +114,10 @@ const serviceFilterParams = {
     .meta({ description: "Default: asc for name, response_ms and price, desc for the others." }),
 };
 
-function relevanceNeedsQ(query: { q?: string | undefined; sort?: string | undefined }, ctx: z.RefinementCtx) {
+export function relevanceNeedsQ(
+  query: { q?: string | undefined; sort?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
   if (query.sort === "relevance" && query.q === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -118,9 +131,22 @@ export const serviceListQuery = z
   .strictObject({ ...serviceFilterParams, ...pagingParams })
   .superRefine(relevanceNeedsQ);
 
-export const serviceExportQuery = z.strictObject(serviceFilterParams).superRefine(relevanceNeedsQ);
+export const serviceExportQuery = z
+  .strictObject({ ...serviceFilterParams, ...exportPagingParams })
+  .superRefine(relevanceNeedsQ);
 
-export const serviceIdParams = z.strictObject({ id: serviceIdParam });
+/**
+ * A path id is any text: one that is not a service id names no service, so it is a 404 like an
+ * unknown UUID (the client asked for a resource, not a malformed search).
+ */
+export const serviceIdParams = z.strictObject({
+  id: z.string().meta({ description: "The service's id, as the list shows it." }),
+});
+
+/** Whether a path id can name a service at all (ids are UUIDs); any other answers 404 unread. */
+export function isServiceId(id: string): boolean {
+  return serviceIdParam.safeParse(id).success;
+}
 
 export const historyQuery = z
   .strictObject({
@@ -181,7 +207,10 @@ export const serviceSchema = z
       .meta({ description: "delisted: missing from its sources' last complete crawls." }),
     first_seen_at: isoTimestamp.meta({ description: "When a crawl first saw it." }),
     last_seen_at: isoTimestamp.meta({ description: "When a crawl last saw it." }),
-    source_url: z.string().meta({ description: "The primary listing's detail page." }),
+    source_url: z.string().meta({
+      description:
+        "The primary source's page of the service (its detail page; a feed's resource origin): the same meaning as source_url in sources[] and payment_options[].",
+    }),
     price_usdc_min: decimalString
       .nullable()
       .meta({ description: "The lowest price per call of any payment option, in USDC." }),
@@ -195,10 +224,46 @@ export const serviceSchema = z
 
 const probeWindowSchema = z.strictObject({
   probes: z.number().int().meta({ description: "Probes attempted in the window." }),
-  uptime_pct: nullableNumber.meta({ description: "Share of attempted probes answered below HTTP 500." }),
-  p50_ms: nullableNumber.meta({ description: "Median probe latency, ms." }),
-  p99_ms: nullableNumber.meta({ description: "99th percentile probe latency, ms." }),
+  uptime_pct: nullableNumber.meta({
+    description: "Share of attempted probes answered below HTTP 500, in percent rounded to 0.01.",
+  }),
+  p50_ms: nullableNumber.meta({ description: "Median latency, ms rounded to 0.1." }),
+  p99_ms: nullableNumber.meta({ description: "99th percentile latency, ms rounded to 0.1." }),
 });
+
+/** The last probe of an endpoint (or of any endpoint of a service). */
+export const lastProbeSchema = z.strictObject({
+  at: isoTimestamp.meta({ description: "When the probe ran." }),
+  status_code: nullableInteger.meta({ description: "HTTP status answered; null when none came." }),
+  outcome: z.string().meta({ description: "challenge, no_challenge, http_error, network_error or refused." }),
+  challenge_valid: z.boolean().meta({ description: "The answer was a well-formed x402 payment challenge." }),
+  error: z.string().nullable().meta({
+    description:
+      "Why the probe did not verify (a timeout, an answer without a valid x402 challenge, a 500…); null when it did.",
+  }),
+});
+
+export const driftSchema = z
+  .strictObject({
+    seen_at: isoTimestamp.meta({ description: "The live challenge that showed the differences." }),
+    differences: z
+      .array(
+        z.strictObject({
+          kind: z.enum(["price", "network", "asset", "pay_to"]).meta({ description: "What differs." }),
+          network: z.string().meta({ description: "The network of the payment option compared (CAIP-2)." }),
+          claimed: z.string().nullable().meta({ description: "What the listing says." }),
+          observed: z.string().nullable().meta({ description: "What the live challenge asked." }),
+          message: z.string().meta({ description: "The difference in words." }),
+        }),
+      )
+      .meta({ description: "One row per differing value." }),
+  })
+  .nullable()
+  .meta({
+    id: "PaymentDrift",
+    description:
+      "Where the endpoint's latest live challenge differs from what its listings claim (price, network, asset, pay_to); null when it matched.",
+  });
 
 export const probeSchema = z
   .strictObject({
@@ -206,17 +271,7 @@ export const probeSchema = z
     last_verified_at: isoTimestamp
       .nullable()
       .meta({ description: "The last probe that saw a valid challenge." }),
-    last_probe: z
-      .strictObject({
-        at: isoTimestamp,
-        status_code: nullableInteger.meta({ description: "HTTP status answered; null when none came." }),
-        outcome: z
-          .string()
-          .meta({ description: "challenge, no_challenge, http_error, network_error or refused." }),
-        challenge_valid: z
-          .boolean()
-          .meta({ description: "The answer was a well-formed x402 payment challenge." }),
-      })
+    last_probe: lastProbeSchema
       .nullable()
       .meta({ description: "The most recent probe; null before the first." }),
     windows: z
@@ -232,10 +287,12 @@ export const probeSchema = z
 export const paymentOptionSchema = z
   .strictObject({
     origin: z.enum(["listing", "probe"]).meta({ description: "What a source claimed, or what a probe saw." }),
-    source_url: z
-      .string()
-      .nullable()
-      .meta({ description: "The claiming source's base URL; null for probes." }),
+    source: z.string().nullable().meta({
+      description: "The claiming source's base URL (as the `source` filter takes it); null for probes.",
+    }),
+    source_url: z.string().nullable().meta({
+      description: "The claiming source's page of the service (as a service's source_url); null for probes.",
+    }),
     scheme: z.string().nullable().meta({ description: "x402 payment scheme, e.g. exact." }),
     network: z.string().nullable().meta({ description: "CAIP-2, e.g. eip155:8453." }),
     network_name: z.string().nullable().meta({ description: "The network's common name, e.g. Base." }),
@@ -266,6 +323,7 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
       .array(paymentOptionSchema)
       .meta({ description: "What a call costs, as claimed and as probed." }),
     probe: probeSchema,
+    drift: driftSchema,
   })
   .meta({ id: "ServiceDetailEndpoint" });
 
@@ -274,8 +332,11 @@ export const sourceListingSchema = z
     kind: z
       .enum(["html_directory", "bazaar"])
       .meta({ description: "An HTML directory or a Bazaar discovery feed." }),
-    source_url: z.string().meta({ description: "The source's base URL." }),
-    listing_url: z.string().meta({ description: "The item as this source lists it." }),
+    source: z.string().meta({ description: "The source's base URL (as the `source` filter takes it)." }),
+    source_url: z.string().meta({
+      description:
+        "This source's page of the service (its detail page; a feed's resource origin), as a service's source_url.",
+    }),
     status: z.enum(["listed", "delisted"]).meta({ description: "Whether this source still lists it." }),
     first_seen_at: isoTimestamp,
     last_seen_at: isoTimestamp,
@@ -292,7 +353,7 @@ export const serviceDetailSchema = serviceSchema
   })
   .meta({ id: "ServiceDetail" });
 
-export const serviceListSchema = listSchema(serviceSchema, "ServiceList");
+export const serviceListSchema = searchListSchema(serviceSchema, "ServiceList");
 
 export const historyItemSchema = z
   .strictObject({

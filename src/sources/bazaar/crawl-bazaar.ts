@@ -1,15 +1,6 @@
-import { finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../../catalogue/crawl-runs";
-import { mergeServicesByDomain } from "../../catalogue/merge";
-import {
-  delistMissing,
-  extendUnchangedHistory,
-  loadKnownServices,
-  markListed,
-} from "../../catalogue/service-writes";
-import type { CrawlDependencies, CrawlOutcome, CrawlRequest } from "../../crawl/crawl-directory";
-import { CrawlSession } from "../../crawl/crawl-session";
-import { crawlExclusively } from "../../crawl/exclusive-crawl";
-import type { CrawlStatus } from "../../generated/prisma/enums";
+import type { CrawlSession } from "../../crawl-run/crawl-session";
+import type { CrawlDependencies, CrawlOutcome, CrawlRequest } from "../../crawl-run/outcome";
+import { runSource, type WalkContext, type WalkReport } from "../../crawl-run/run-source";
 import type { Logger } from "../../logging/logger";
 import { feedSettingsFrom } from "./feed-settings";
 import { feedBaseUrl } from "./feed-url";
@@ -34,71 +25,49 @@ const PROGRESS_EVERY_PAGES = 20;
 /**
  * One crawl of a Bazaar discovery feed: walk every page, group the resources into services by
  * origin, store what changed (with each endpoint's payment options), then, only if the whole
- * feed was read, delist this feed's services that are gone. Same lock, run record and outcome
- * as a directory crawl, so schedules, health and exit codes treat both alike.
+ * feed was read, delist this feed's services that are gone (the shared run, as for a directory).
  */
 export function crawlBazaar(deps: BazaarCrawlDependencies, request: CrawlRequest): Promise<CrawlOutcome> {
   const feedUrl = feedBaseUrl(request.url);
-  return crawlExclusively(deps, "bazaar", feedUrl, (sourceId) => runLocked(deps, request, sourceId, feedUrl));
+  return runSource(deps, request, {
+    kind: "bazaar",
+    baseUrl: feedUrl,
+    name: "feed crawl",
+    walk: (context) => walkBazaar(deps, feedUrl, context),
+  });
 }
 
-async function runLocked(
+async function walkBazaar(
   deps: BazaarCrawlDependencies,
-  request: CrawlRequest,
-  sourceId: string,
   feedUrl: string,
-): Promise<CrawlOutcome> {
-  const { db } = deps;
-  const run = await startCrawlRun(db, sourceId, request.trigger);
-  const logger = deps.logger.child({ crawlRun: run.id, source: feedUrl });
-  const known = await loadKnownServices(db, sourceId);
-  const session = new CrawlSession(sourceId, run.id, feedUrl, known, new Map());
-  logger.info({ knownServices: known.size, trigger: request.trigger }, "feed crawl started");
-
+  { session, batcher, logger, signal }: WalkContext,
+): Promise<WalkReport> {
   const resources: BazaarResource[] = [];
   const failures: FeedFailure[] = [];
   let walk: FeedWalk | null = null;
   let crashed: unknown = null;
   try {
     const settings = feedSettingsFrom(deps.settings, deps.feed);
-    walk = await walkFeed(feedUrl, settings, collect(session, resources, failures, logger), request.signal);
+    walk = await walkFeed(feedUrl, settings, collect(session, resources, failures, logger), signal);
   } catch (error) {
     crashed = error;
     logger.error({ err: error }, "feed walk stopped with an error");
   }
-  await recordCrawlErrors(db, run.id, session.takeErrors());
 
-  const aborted = walk?.aborted === true || request.signal?.aborted === true;
+  const aborted = walk?.aborted === true || signal?.aborted === true;
   const services = groupIntoServices(resources);
   const complete = walk?.complete === true && !aborted && crashed === null && services.length > 0;
-  const observedAt = new Date();
-  const { heldBack } = await storeFeedServices(db, session, services, { complete, observedAt }, logger);
-  await recordCrawlErrors(db, run.id, session.takeErrors());
-  const seenUrls = services.map((s) => s.detailUrl);
-  await markListed(db, sourceId, seenUrls, observedAt);
-  await extendUnchangedHistory(db, session.unchangedServiceIds, observedAt);
-  session.counts.servicesSeen = services.length;
-  session.counts.listingComplete = complete;
-  if (complete) session.counts.servicesDelisted = await delistMissing(db, sourceId, seenUrls, observedAt);
-
-  const { status, message } = outcomeOf({
-    walk,
+  const { heldBack } = await storeFeedServices(deps.db, session, batcher, services, {
+    complete,
+    observedAt: new Date(),
+  });
+  return {
+    listedUrls: services.map((s) => s.detailUrl),
     aborted,
     crashed,
-    services: services.length,
-    failures,
-    heldBack,
-  });
-  await mergeServicesByDomain(db).catch((err: unknown) =>
-    logger.warn({ err }, "merging services by domain failed"),
-  );
-  await finishCrawlRun(db, run.id, run.startedAt, status, session.counts, message);
-  const durationMs = Date.now() - run.startedAt.getTime();
-  logger.info(
-    { status, durationMs, ...session.counts },
-    summaryLine(session, status, durationMs, resources.length),
-  );
-  return { status, runId: run.id, counts: session.counts, durationMs, message };
+    shortfall: walk && shortfallOf(walk, services.length, failures, heldBack),
+    readSummary: `${resources.length} resources on pages ${session.counts.pagesFetched} read, ${session.counts.pagesFailed} failed`,
+  };
 }
 
 /** Turns walk events into run counters, recorded errors and the list of resources read. */
@@ -147,33 +116,23 @@ function collect(
   };
 }
 
-interface RunFacts {
-  walk: FeedWalk | null;
-  aborted: boolean;
-  crashed: unknown;
-  services: number;
-  failures: FeedFailure[];
-  heldBack: number;
-}
-
-function outcomeOf(facts: RunFacts): { status: CrawlStatus; message: string | null } {
-  const { walk } = facts;
-  if (facts.aborted) return { status: "aborted", message: "stopped before the end; nothing was delisted" };
-  if (facts.crashed !== null || walk === null) {
-    return { status: "failed", message: `crawler error: ${String(facts.crashed)}` };
-  }
+function shortfallOf(
+  walk: FeedWalk,
+  services: number,
+  failures: FeedFailure[],
+  heldBack: number,
+): WalkReport["shortfall"] {
   if (walk.pagesRead === 0) {
     return {
       status: "failed",
-      message: `the feed could not be read: ${facts.failures[0]?.message ?? "no answer"}`,
+      message: `the feed could not be read: ${failures[0]?.message ?? "no answer"}`,
     };
   }
-  if (facts.services === 0) {
+  if (services === 0) {
     return { status: "failed", message: "the feed listed no usable resources; nothing was delisted" };
   }
   if (!walk.complete) {
-    const held =
-      facts.heldBack > 0 ? `; ${facts.heldBack} services seen only in part were left as stored` : "";
+    const held = heldBack > 0 ? `; ${heldBack} services seen only in part were left as stored` : "";
     return {
       status: "partial",
       message:
@@ -181,19 +140,5 @@ function outcomeOf(facts: RunFacts): { status: CrawlStatus; message: string | nu
         `${walk.reasons.join("; ")}; nothing was delisted${held}`,
     };
   }
-  return { status: "completed", message: null };
-}
-
-function summaryLine(
-  session: CrawlSession,
-  status: CrawlStatus,
-  durationMs: number,
-  resources: number,
-): string {
-  const c = session.counts;
-  return (
-    `feed crawl ${status} in ${(durationMs / 1000).toFixed(1)} s: ${resources} resources in ${c.servicesSeen} services ` +
-    `(${c.servicesNew} new, ${c.servicesUpdated} updated, ${c.servicesUnchanged} unchanged, ${c.servicesDelisted} delisted); ` +
-    `pages ${c.pagesFetched} read, ${c.pagesFailed} failed; ${c.valueProblems} value problems`
-  );
+  return null;
 }

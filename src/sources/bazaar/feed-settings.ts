@@ -1,4 +1,4 @@
-import type { CrawlSettings } from "../../crawl/settings";
+import type { CrawlSettings } from "../../crawl-run/settings";
 import type { FeedSettings } from "./fetch-feed";
 
 /** Items asked for per page; a feed serving fewer is followed by what it serves (see nextOffsets). */

@@ -93,6 +93,8 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
 
   const version = typeof item.x402Version === "number" ? item.x402Version : pageVersion;
   const accepts = normaliseAccepts(item.accepts, version);
+  // Without a payment option the item is not a paid resource: nothing to list, nothing to probe.
+  if (accepts.options.length === 0) return noPaymentReason(item.accepts, accepts.warnings);
   warnings.push(...accepts.warnings);
   const firstAccept = Array.isArray(item.accepts) ? item.accepts[0] : undefined;
 
@@ -115,6 +117,13 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
     paymentOptions: accepts.options,
     warnings,
   };
+}
+
+function noPaymentReason(accepts: unknown, warnings: readonly string[]): string {
+  if (accepts === undefined || accepts === null) return "no payment requirements: accepts is missing";
+  if (Array.isArray(accepts) && accepts.length === 0) return "no payment requirements: accepts is empty";
+  const why = warnings.length > 0 ? ` (${warnings.join("; ")})` : "";
+  return `no payment requirements: no readable accepts entry${why}`;
 }
 
 function firstPresent(candidates: [string, unknown][]): unknown {

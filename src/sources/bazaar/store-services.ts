@@ -1,9 +1,8 @@
 import { endpointKey, storedEndpointKeys } from "../../catalogue/endpoint-keys";
 import type { KnownService } from "../../catalogue/service-writes";
-import type { CrawlSession } from "../../crawl/crawl-session";
-import { ServiceBatcher } from "../../crawl/service-batcher";
+import type { CrawlSession } from "../../crawl-run/crawl-session";
+import type { ServiceBatcher } from "../../crawl-run/service-batcher";
 import type { Database } from "../../db/prisma-client";
-import type { Logger } from "../../logging/logger";
 import { bazaarFingerprint } from "./fingerprint";
 import type { BazaarService } from "./services";
 
@@ -22,12 +21,11 @@ export interface StoreOptions {
 export async function storeFeedServices(
   db: Database,
   session: CrawlSession,
+  batcher: ServiceBatcher,
   services: BazaarService[],
   options: StoreOptions,
-  logger: Logger,
 ): Promise<{ heldBack: number }> {
   const partlySeen = options.complete ? new Set<string>() : await findPartlySeen(db, services, session.known);
-  const batcher = new ServiceBatcher(db, session, logger);
   for (const feedService of services) {
     const known = session.known.get(feedService.detailUrl);
     if (partlySeen.has(feedService.detailUrl)) {

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { parseCsv } from "../../support/csv";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { firstEndpointId, seedPaymentOptions } from "../../support/payments";
 
 const SERVICE_HEADER = [
   "id",
@@ -23,6 +24,13 @@ const SERVICE_HEADER = [
   "first_seen_at",
   "last_seen_at",
   "source_url",
+  "price_usdc_min",
+  "networks",
+  "sources",
+  "verified",
+  "probe_uptime_pct_30d",
+  "probe_p50_ms_30d",
+  "probe_p99_ms_30d",
 ];
 
 describe("GET /v1/services.csv and /v1/history.csv", () => {
@@ -94,6 +102,27 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       { name: "\tTabbed", description: "\rReturn", volumeUsdc30d: "1" },
       { name: "Gone", status: "delisted", volumeUsdc30d: "999" },
     ]);
+    // Quotes is priced on two networks and was probed three times (latencies with float noise).
+    const endpoint = await firstEndpointId(database.db, quotesId);
+    await seedPaymentOptions(database.db, endpoint, [
+      { network: "eip155:8453", priceUsdc: "0.01" },
+      { network: "eip155:137", priceUsdc: "0.005" },
+    ]);
+    const now = Date.now();
+    await database.db.endpointProbe.createMany({
+      data: [0.8069529999920633, 1.25, null].map((latencyMs, i) => ({
+        endpointId: endpoint,
+        probedAt: new Date(now - (i + 1) * 60_000),
+        outcome: latencyMs === null ? "network_error" : "challenge",
+        statusCode: latencyMs === null ? null : 402,
+        latencyMs,
+        challengeValid: latencyMs !== null,
+      })),
+    });
+    await database.db.endpoint.update({
+      where: { id: endpoint },
+      data: { lastVerifiedAt: new Date(now - 60_000) },
+    });
   });
   afterAll(async () => {
     await api.close();
@@ -112,19 +141,65 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "quotes.test",
       "Real-time quotes",
       "Finance",
-      "market-data|stocks",
-      "GET https://quotes.test/v1/quote\nPOST https://quotes.test/v1/batch",
+      "market-data | stocks",
+      "GET https://quotes.test/v1/quote | POST https://quotes.test/v1/batch",
       "99.5",
       "120",
       "2026-02-03T04:05:06.789Z",
-      "1250.5",
+      "1250.500000",
       "4200",
       "37",
       "listed",
       "2026-01-01T00:00:00.000Z",
       "2026-02-01T00:00:00.000Z",
       expect.stringMatching(/^http:\/\/directory\.test\/services\/\d+$/),
+      "0.005",
+      "eip155:137 | eip155:8453",
+      "http://directory.test/",
+      "true",
+      "66.67",
+      "1",
+      "1.2",
     ]);
+  });
+
+  it("when the JSON list is read beside the CSV, then price, networks, verification and probes agree", async () => {
+    const { records } = await csv("/v1/services.csv?sort=name");
+    const detail = await request(api.app).get(`/v1/services/${quotesId}`);
+    const row = records.find((r) => r[0] === quotesId)!;
+    const cell = (name: string) => row[SERVICE_HEADER.indexOf(name)];
+    expect(cell("price_usdc_min")).toBe(detail.body.price_usdc_min);
+    expect(cell("networks")?.split(" | ")).toEqual(detail.body.networks);
+    expect(cell("verified")).toBe(String(detail.body.probe.verified));
+    const window = detail.body.probe.windows["30d"];
+    expect([cell("probe_uptime_pct_30d"), cell("probe_p50_ms_30d"), cell("probe_p99_ms_30d")]).toEqual(
+      [window.uptime_pct, window.p50_ms, window.p99_ms].map(String),
+    );
+    const tricky = records.find((r) => r[0] === trickyId)!;
+    expect(tricky.slice(SERVICE_HEADER.indexOf("price_usdc_min"))).toEqual([
+      "",
+      "",
+      "http://directory.test/",
+      "false",
+      "",
+      "",
+      "",
+    ]);
+  });
+
+  it("when limit and offset are given, then the export is that window of the list", async () => {
+    const list = await request(api.app).get("/v1/services?sort=name&offset=1&limit=2");
+    const { records } = await csv("/v1/services.csv?sort=name&offset=1&limit=2");
+    expect(records.slice(1).map((r) => r[0])).toEqual(list.body.items.map((i: { id: string }) => i.id));
+    const rest = await csv("/v1/services.csv?sort=name&offset=1");
+    expect(rest.records).toHaveLength(1 + 2);
+  });
+
+  it("when no cell of the export holds a line break except text the directory wrote, then multi-valued cells use one separator", async () => {
+    const { records } = await csv("/v1/services.csv");
+    for (const row of records.slice(1))
+      for (const name of ["tags", "endpoints", "networks", "sources"])
+        expect(row[SERVICE_HEADER.indexOf(name)]).not.toMatch(/[\r\n]/);
   });
 
   it("when a cell holds commas, quotes or line breaks, then it is quoted with doubled quotes", async () => {
@@ -144,7 +219,7 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
     expect(tabbed[1]).toBe("'\tTabbed");
     expect(tabbed[3]).toBe("'\rReturn");
     // Untouched: cells that do not start with a trigger character.
-    expect(tricky[10]).toBe("5");
+    expect(tricky[10]).toBe("5.000000");
   });
 
   it("when filters and a sort are given, then the rows are the list's rows in the list's order", async () => {
@@ -191,7 +266,7 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
         : [[id, "2026-01-05T00:00:00.000Z"]],
     );
     expect(records.slice(1).map((r) => [r[0], r[1]])).toEqual(expected);
-    expect(records[1]?.[5]).toBe(records[1]?.[0] === quotesId ? "1.5" : "");
+    expect(records[1]?.[5]).toBe(records[1]?.[0] === quotesId ? "1.500000" : "");
   });
 
   it("when history is exported for one service and a window, then only its overlapping rows come", async () => {

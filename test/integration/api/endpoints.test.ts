@@ -79,10 +79,13 @@ describe("GET /v1/endpoints (endpoint search)", () => {
           verified: false,
           last_verified_at: null,
           payment_options: [],
+          last_probe: null,
+          drift: null,
         },
       ],
       has_more: false,
       total: 1,
+      query: { corrected: [], dropped: [], partial: false },
     });
   });
 

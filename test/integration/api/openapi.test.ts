@@ -168,7 +168,7 @@ describe("GET /openapi.json and /docs", () => {
     const page = (await request(api.app).get("/docs")).text;
     expect(page).toContain('<section id="schema-ProbeStats">');
     expect(page).toMatch(
-      /<code>windows\.24h\.p50_ms<\/code><\/td><td>[^<]*<\/td><td>Median probe latency, ms\.<\/td>/,
+      /<code>windows\.24h\.p50_ms<\/code><\/td><td>[^<]*<\/td><td>Median latency, ms rounded to 0\.1\.<\/td>/,
     );
     expect(page).toMatch(/<code>price_usdc_min<\/code><\/td><td>[^<]*<\/td><td>The lowest price per call/);
   });
@@ -193,6 +193,7 @@ describe("GET /openapi.json and /docs", () => {
       "network",
       "asset",
       "max_price",
+      "include_unpriced",
       "pay_to",
       "source",
       "verified",
@@ -202,7 +203,19 @@ describe("GET /openapi.json and /docs", () => {
       "offset",
       "limit",
     ]);
-    expect(names("/v1/endpoints")).toEqual(["q", "method", "category", "offset", "limit"]);
+    expect(names("/v1/endpoints")).toEqual([
+      "q",
+      "method",
+      "category",
+      "max_price",
+      "include_unpriced",
+      "network",
+      "verified",
+      "drift",
+      "sort",
+      "offset",
+      "limit",
+    ]);
     expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to"]);
     const limit = (
       (((document.paths as JsonObject)["/v1/services"] as JsonObject).get as JsonObject)

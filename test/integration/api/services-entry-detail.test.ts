@@ -132,11 +132,13 @@ describe("GET /v1/services/{id} of a catalogue entry: payment options, probes, s
     expect(body.endpoints[0].payment_options).toEqual([
       expect.objectContaining({
         origin: "listing",
-        source_url: "http://directory.test/",
+        source: "http://directory.test/",
+        source_url: body.source_url,
         price_usdc: "0.01",
       }),
       {
         origin: "probe",
+        source: null,
         source_url: null,
         scheme: "exact",
         network: "eip155:8453",
@@ -152,7 +154,8 @@ describe("GET /v1/services/{id} of a catalogue entry: payment options, probes, s
       },
       expect.objectContaining({
         origin: "listing",
-        source_url: "https://bazaar.test/",
+        source: "https://bazaar.test/",
+        source_url: "https://bazaar.test/items/quotes.test",
         network: "eip155:137",
       }),
     ]);
@@ -183,19 +186,20 @@ describe("GET /v1/services/{id} of a catalogue entry: payment options, probes, s
     expect(body.sources).toEqual([
       expect.objectContaining({
         kind: "html_directory",
-        source_url: "http://directory.test/",
+        source: "http://directory.test/",
         status: "listed",
       }),
       {
         kind: "bazaar",
-        source_url: "https://bazaar.test/",
-        listing_url: "https://bazaar.test/items/quotes.test",
+        source: "https://bazaar.test/",
+        source_url: "https://bazaar.test/items/quotes.test",
         status: "listed",
         first_seen_at: "2026-01-05T00:00:00.000Z",
         last_seen_at: "2026-02-05T00:00:00.000Z",
       },
     ]);
-    expect(body.sources[0].listing_url).toBe(body.source_url);
+    // source_url means one thing everywhere: the primary source's page of the service.
+    expect(body.sources[0].source_url).toBe(body.source_url);
   });
 
   it("when the entry is read, then the lowest price and the networks of all rows are summarised", async () => {

@@ -143,6 +143,6 @@ describe("GET /v1/services filters", () => {
 
   it("when an amount has more digits than a float holds, then it is answered exactly as a string", async () => {
     const response = await request(api.app).get("/v1/services?min_volume=12345678901234567890");
-    expect(response.body.items[0].volume_usdc_30d).toBe("12345678901234567890");
+    expect(response.body.items[0].volume_usdc_30d).toBe("12345678901234567890.000000");
   });
 });

@@ -81,6 +81,12 @@ describe("GET /v1/services payment, source and verification filters, sort=price"
     ["max_price=0.002", ["Alpha", "Delta"]],
     ["max_price=0.0019", ["Alpha"]],
     ["max_price=0.0009", []],
+    // No price is known for Charlie (no payment option at all): kept only when asked.
+    ["max_price=0.0009&include_unpriced=true", ["Charlie"]],
+    ["max_price=0.002&include_unpriced=true", ["Alpha", "Charlie", "Delta"]],
+    ["max_price=0.002&include_unpriced=false", ["Alpha", "Delta"]],
+    ["network=base&max_price=0.005&include_unpriced=true", []],
+    ["include_unpriced=true", ["Alpha", "Bravo", "Charlie", "Delta"]],
     [`pay_to=${PAY_TO.toUpperCase()}`, ["Alpha"]],
     ["pay_to=0x0", []],
     // One option must meet every payment filter: Alpha's cheap option is not on Base.

@@ -83,12 +83,22 @@ describe("GET /v1/services?q= (full-text search)", () => {
 
   it("when a word resembles nothing in the catalogue, then nothing is returned", async () => {
     const response = await request(api.app).get("/v1/services?q=zzqxv");
-    expect(response.body).toEqual({ items: [], has_more: false, total: 0 });
+    expect(response.body).toEqual({
+      items: [],
+      has_more: false,
+      total: 0,
+      query: { corrected: [], dropped: ["zzqxv"], partial: false },
+    });
   });
 
   it("when the words match but a filter excludes every match, then no fuzzy fallback widens the answer", async () => {
     const response = await request(api.app).get("/v1/services?q=stock&category=Maps");
-    expect(response.body).toEqual({ items: [], has_more: false, total: 0 });
+    expect(response.body).toEqual({
+      items: [],
+      has_more: false,
+      total: 0,
+      query: { corrected: [], dropped: [], partial: false },
+    });
   });
 
   it("when q names the domain, the category, a tag or an endpoint description, then the service is found", async () => {

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const SERVICE_PARAMS =
   "q, category, tag, method, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
-  "updated_since, network, asset, max_price, pay_to, source, verified, status, sort, order, offset, limit";
+  "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, status, sort, order, offset, limit";
 
 describe("request validation and HTTP behaviour", () => {
   let database: TestDatabase;
@@ -99,8 +99,6 @@ describe("request validation and HTTP behaviour", () => {
       "/v1/services?limit=500&foo=1&bar=2",
       `limit: must be a whole number from 1 to 200 (got "500"); unknown query parameters "foo", "bar"; allowed: ${SERVICE_PARAMS}`,
     ],
-    ["/v1/services/not-a-uuid", 'id: must be a service id (a UUID) (got "not-a-uuid")'],
-    ["/v1/services/not-a-uuid/history", 'id: must be a service id (a UUID) (got "not-a-uuid")'],
     [
       "/v1/services/00000000-0000-4000-8000-000000000000?expand=1",
       'unknown query parameter "expand"; allowed: none',
@@ -117,14 +115,15 @@ describe("request validation and HTTP behaviour", () => {
       "/v1/endpoints?method=BREW",
       'method: must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS (got "BREW")',
     ],
-    ["/v1/endpoints?tag=x", 'unknown query parameter "tag"; allowed: q, method, category, offset, limit'],
+    [
+      "/v1/endpoints?tag=x",
+      'unknown query parameter "tag"; allowed: q, method, category, max_price, include_unpriced, network, verified, drift, sort, offset, limit',
+    ],
     ["/v1/categories?limit=0", 'limit: must be a whole number from 1 to 200 (got "0")'],
     ["/v1/tags?sort=name", 'unknown query parameter "sort"; allowed: offset, limit'],
     ["/v1/crawls?offset=x", 'offset: must be a whole number from 0 to 1000000000 (got "x")'],
-    [
-      "/v1/services.csv?limit=10",
-      `unknown query parameter "limit"; allowed: ${SERVICE_PARAMS.replace(", offset, limit", "")}`,
-    ],
+    ["/v1/services.csv?limit=0", 'limit: must be a whole number from 1 to 1000000 (got "0")'],
+    ["/v1/services.csv?page=2", `unknown query parameter "page"; allowed: ${SERVICE_PARAMS}`],
     ["/v1/history.csv?service_id=abc", 'service_id: must be a service id (a UUID) (got "abc")'],
     [
       "/v1/history.csv?from=2026-13-01",
@@ -139,6 +138,28 @@ describe("request validation and HTTP behaviour", () => {
       const response = await request(api.app).get(path);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ statusCode: 400, message, error: "Bad Request" });
+    },
+  );
+
+  it.each([
+    "not-a-uuid",
+    "42",
+    "00000000-0000-4000-8000-00000000000",
+    "00000000-0000-4000-8000-000000000000x",
+    "%E2%9C%93",
+    "00000000-0000-4000-8000-000000000000",
+  ])(
+    "when a service or its history is asked by an id that names no service (%s), then 404 with the error body",
+    async (id) => {
+      for (const path of [`/v1/services/${id}`, `/v1/services/${id}/history`]) {
+        const response = await request(api.app).get(path);
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({
+          statusCode: 404,
+          message: `No service with id ${decodeURIComponent(id)}`,
+          error: "Not Found",
+        });
+      }
     },
   );
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CrawlOutcome } from "../../../src/crawl/crawl-directory";
+import type { CrawlOutcome } from "../../../src/crawl-run/outcome";
 import { PAY_TO, v1Item, v2Item } from "../../fixtures/bazaar/feed-items";
 import { crawlFeedOnce } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";

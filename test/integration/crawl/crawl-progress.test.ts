@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crawlDirectory } from "../../../src/crawl/crawl-directory";
+import { crawlDirectory } from "../../../src/sources/html-directory/crawl-directory";
 import { testCrawlSettings } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureSite } from "../../support/fixture-site";

@@ -1,7 +1,7 @@
 import net from "node:net";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crawlDirectory } from "../../../src/crawl/crawl-directory";
+import { crawlDirectory } from "../../../src/sources/html-directory/crawl-directory";
 import { crawlOnce, testCrawlSettings } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 

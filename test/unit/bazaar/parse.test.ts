@@ -156,10 +156,18 @@ describe("parseBazaarItem: odd values are kept with warnings", () => {
     );
   });
 
-  it("reports skipped accepts entries on the item", () => {
-    const parsed = item(v1Item({ accepts: ["exact"] }));
-    expect(parsed.paymentOptions).toEqual([]);
-    expect(parsed.warnings).toContain("accepts[0] skipped: not an object (string)");
+  it("when no accepts entry is readable, then the item is rejected with the entries' problems", () => {
+    expect(parseBazaarItem(v1Item({ accepts: ["exact"] }), 1)).toBe(
+      "no payment requirements: no readable accepts entry (accepts[0] skipped: not an object (string))",
+    );
+  });
+
+  it.each([
+    ["missing", undefined, "no payment requirements: accepts is missing"],
+    ["null", null, "no payment requirements: accepts is missing"],
+    ["empty", [], "no payment requirements: accepts is empty"],
+  ])("when accepts is %s, then the item is rejected as not a paid resource", (_, accepts, reason) => {
+    expect(parseBazaarItem(v2Item({ accepts }), 2)).toBe(reason);
   });
 
   it("ignores a wrongly typed field with a warning", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { combinedExitCode } from "../../../src/crawl/crawl-exit-code";
+import { combinedExitCode } from "../../../src/crawl-run/exit-code";
 
 describe("combinedExitCode", () => {
   it.each([

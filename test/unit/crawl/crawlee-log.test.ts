@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { translateCrawleeLine } from "../../../src/crawl/crawlee-log";
-import { describeFetchFailure } from "../../../src/crawl/fetch-failure";
+import { translateCrawleeLine } from "../../../src/sources/html-directory/crawlee-log";
+import { describeFetchFailure } from "../../../src/sources/html-directory/fetch-failure";
 
 describe("Crawlee's log lines, as an operator reads them", () => {
   it("when Crawlee offers to resume after Ctrl-C, then the line is dropped (there is no resume)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeProgress } from "../../../src/crawl/progress";
+import { describeProgress } from "../../../src/sources/html-directory/progress";
 
 describe("describeProgress", () => {
   it("when the listing states its size, then the line says page N of M, the pages left, the rate and an ETA", () => {

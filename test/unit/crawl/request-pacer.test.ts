@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RequestPacer } from "../../../src/crawl/request-pacer";
+import { RequestPacer } from "../../../src/sources/html-directory/request-pacer";
 
 describe("RequestPacer", () => {
   it("when requests are taken back to back, then their starts are spaced by the per-minute ceiling", async () => {

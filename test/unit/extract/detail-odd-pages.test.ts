@@ -283,3 +283,61 @@ describe("extractDetail choosing a description", () => {
     expect(detailOf(html).description).toBe("NFT metadata, cached.");
   });
 });
+
+describe("extractDetail on values drawn as sibling elements", () => {
+  const around = (tags: string): string =>
+    page(`<main><h1>Lingo</h1><p>Translate text between languages for agents.</p>${tags}</main>`);
+  it.each([
+    [
+      "spans with no space after a label span",
+      `<div><span>Tags</span><span>translation</span><span>nlp</span></div>`,
+    ],
+    [
+      "spans with spaces after a bold label",
+      `<div><b>Tags</b> <span class="chip">translation</span> <span>nlp</span></div>`,
+    ],
+    ["links after a label", `<div><strong>Tags</strong><a href="#">translation</a><a href="#">nlp</a></div>`],
+    ["one dd per tag", `<dl><dt>Tags</dt><dd>translation</dd><dd>nlp</dd></dl>`],
+    [
+      "badges inside one dd",
+      `<dl><dt>Tags</dt><dd><span class="badge">translation</span><span class="badge">nlp</span></dd></dl>`,
+    ],
+    [
+      "badges under a heading",
+      `<h3>Tags</h3><span class="badge">translation</span><span class="badge">nlp</span><h3>Uptime</h3><p>99%</p>`,
+    ],
+    ["list items after a label", `<div><span>Tags:</span><ul><li>translation</li><li>nlp</li></ul></div>`],
+  ])("when tags are %s, then each element is one tag", (_, tags) => {
+    expect(detailOf(around(tags)).tags).toEqual(["translation", "nlp"]);
+  });
+
+  it("when the elements after a label are words of one sentence, then they stay one value", () => {
+    const html = around(`<p><b>Tags:</b> <span>translation</span> and <span>nlp</span></p>`);
+    expect(detailOf(html).tags).toEqual(["translation and nlp"]);
+  });
+});
+
+describe("extractDetail on short descriptions", () => {
+  it.each([
+    ["a paragraph", `<h1>Ohm</h1><p>Weather API</p><dl><dt>Uptime</dt><dd>99%</dd></dl>`],
+    [
+      "a tagline div after the name",
+      `<h1>Ohm</h1><div>Weather API</div><div><span>Uptime</span><span>99%</span></div>`,
+    ],
+    ["a labelled value", `<h1>Ohm</h1><dl><dt>Description</dt><dd>Weather API</dd></dl>`],
+  ])("when the description is two words in %s, then it is kept", (_, body) => {
+    expect(detailOf(page(`<main>${body}</main>`)).description).toBe("Weather API");
+  });
+
+  it("when a short text is a figure or a host, then it is not taken for a description", () => {
+    const html = page(`<main><h1>Ohm</h1><div>ohm.example</div><div>99.9 % uptime</div></main>`);
+    expect(detailOf(html).description).toBeNull();
+  });
+
+  it("when a two-word badge comes later and a paragraph of prose exists, then the prose wins", () => {
+    const html = page(
+      `<main><h1>Ohm</h1><div><span>Open Source</span></div><p>Forecasts for any place on Earth.</p></main>`,
+    );
+    expect(detailOf(html).description).toBe("Forecasts for any place on Earth.");
+  });
+});

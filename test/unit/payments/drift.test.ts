@@ -58,6 +58,14 @@ describe("drift", () => {
     ]);
   });
 
+  it("reports a different asset on the same network, whatever the checksum case", () => {
+    const other = "0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb";
+    expect(drift([option()], [option({ asset: BASE_USDC.toLowerCase() })])).toEqual([]);
+    expect(drift([option()], [option({ asset: other })]).map((d) => [d.kind, d.claimed, d.observed])).toEqual(
+      [["asset", BASE_USDC, other]],
+    );
+  });
+
   it("ignores the checksum case of an EVM pay_to", () => {
     expect(drift([option()], [option({ pay_to: PAY_TO_EVM.toLowerCase() })])).toEqual([]);
   });

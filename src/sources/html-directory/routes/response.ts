@@ -1,7 +1,7 @@
-import type { CheerioCrawlingContext } from "@crawlee/cheerio";
-import type { ResponseValidators } from "../crawl-session";
+import type { HttpCrawlingContext } from "@crawlee/http";
+import type { ResponseValidators } from "../../../crawl-run/crawl-session";
 
-type Response = CheerioCrawlingContext["response"];
+type Response = HttpCrawlingContext["response"];
 
 function header(response: Response, name: string): string | null {
   const value = response.headers[name];

@@ -1,4 +1,4 @@
-import type { CrawlOutcome } from "./crawl-directory";
+import type { CrawlOutcome } from "./outcome";
 
 /**
  * Exit codes of `npm run crawl`, for cron and Kubernetes CronJobs:

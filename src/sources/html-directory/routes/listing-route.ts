@@ -1,8 +1,8 @@
-import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
-import type { PageCacheWrite } from "../../catalogue/page-cache";
-import { pageFromUrl } from "../../extract/pagination";
-import type { ListingPage } from "../../extract/types";
-import { pageFingerprint } from "../crawl-session";
+import { type HttpCrawlingContext, NonRetryableError } from "@crawlee/http";
+import type { PageCacheWrite } from "../../../catalogue/page-cache";
+import { pageFingerprint } from "../../../crawl-run/crawl-session";
+import { pageFromUrl } from "../../../extract/pagination";
+import type { ListingPage } from "../../../extract/types";
 import { canonicalPageUrl, sameHost } from "../url-identity";
 import { type DetailUserData, LISTING, REVALIDATE } from "./labels";
 import { statusOf, validatorsOf } from "./response";
@@ -17,7 +17,7 @@ import type { RouteDeps } from "./route-deps";
  */
 export function listingRoute(deps: RouteDeps) {
   const { session, settings } = deps;
-  return async (context: CheerioCrawlingContext) => {
+  return async (context: HttpCrawlingContext) => {
     const { request, response, log } = context;
     const status = statusOf(response);
     if (status >= 400) throw new NonRetryableError(`${status} - listing page ${request.url}`);
@@ -80,7 +80,7 @@ export function listingRoute(deps: RouteDeps) {
 }
 
 async function readListing(
-  context: CheerioCrawlingContext,
+  context: HttpCrawlingContext,
   { session, settings, extraction }: RouteDeps,
 ): Promise<ListingPage> {
   const { request, response, body } = context;

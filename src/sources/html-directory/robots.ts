@@ -1,5 +1,5 @@
 import { RobotsTxtFile } from "@crawlee/utils";
-import type { CrawlSettings } from "./settings";
+import type { CrawlSettings } from "../../crawl-run/settings";
 
 /**
  * robots.txt rules for requests sent outside Crawlee's queue (revalidation batches); Crawlee checks

@@ -1,5 +1,5 @@
-import type { Logger } from "../logging/logger";
-import type { CrawlSession } from "./crawl-session";
+import type { CrawlSession } from "../../crawl-run/crawl-session";
+import type { Logger } from "../../logging/logger";
 
 /** Where a crawl stands, from the numbers its session keeps. */
 export interface ProgressSnapshot {

@@ -1,13 +1,13 @@
-import { extractDetail } from "../../extract/detail";
-import type { LabelAliases } from "../../extract/labels";
-import { extractListing } from "../../extract/listing";
-import { parsePage } from "../../extract/parse";
-import type { ListingPage } from "../../extract/types";
+import { extractDetail } from "../../../extract/detail";
+import type { LabelAliases } from "../../../extract/labels";
+import { extractListing } from "../../../extract/listing";
+import { parsePage } from "../../../extract/parse";
+import type { ListingPage } from "../../../extract/types";
 import {
   type ListingSummary,
   type NormalisedServiceResult,
   normaliseServiceDetail,
-} from "../../normalise/service";
+} from "../../../normalise/service";
 
 /** One page to read: plain data, so it can cross a worker-thread boundary. */
 export type ExtractionTask =

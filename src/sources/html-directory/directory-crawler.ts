@@ -1,6 +1,6 @@
-import { type CheerioCrawlingContext, Configuration, createCheerioRouter } from "@crawlee/cheerio";
+import { Configuration, createHttpRouter, HttpCrawler, type HttpCrawlingContext } from "@crawlee/http";
 import { MemoryStorage } from "@crawlee/memory-storage";
-import type { Logger } from "../logging/logger";
+import type { Logger } from "../../logging/logger";
 import { crawleeLog } from "./crawlee-log";
 import { describeFetchFailure } from "./fetch-failure";
 import {
@@ -10,7 +10,6 @@ import {
   retryDelayMs,
   statusFromError,
 } from "./http-hooks";
-import { OnDemandCheerioCrawler } from "./on-demand-cheerio-crawler";
 import { detailRoute, saveFromListing } from "./routes/detail-route";
 import { DETAIL, type DetailUserData, LISTING, REVALIDATE, type RevalidateUserData } from "./routes/labels";
 import { listingRoute } from "./routes/listing-route";
@@ -18,14 +17,14 @@ import { revalidateRoute } from "./routes/revalidate-route";
 import type { RouteDeps } from "./routes/route-deps";
 
 /**
- * A CheerioCrawler for one run over one directory: a router with a handler per page label,
+ * Crawlee's HttpCrawler for one run over one directory: a router with a handler per page label,
  * in-memory request storage of its own (runs never share a queue), politeness limits, retries
- * with backoff, and failure accounting into the session. Pages are parsed on the extraction
- * workers, so `$` is only parsed here if a handler asks for it (see OnDemandCheerioCrawler).
+ * with backoff, and failure accounting into the session. Handlers get the unparsed body: pages
+ * are parsed on the extraction workers, so nothing parses them on the crawler's thread.
  */
 export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
   const { db, session, settings, pacer } = deps;
-  const router = createCheerioRouter();
+  const router = createHttpRouter();
   router.addHandler(LISTING, listingRoute(deps));
   router.addHandler<DetailUserData>(DETAIL, detailRoute(deps));
   router.addHandler<RevalidateUserData>(REVALIDATE, revalidateRoute(deps));
@@ -37,7 +36,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
     purgeOnStart: true,
   });
 
-  return new OnDemandCheerioCrawler(
+  return new HttpCrawler<HttpCrawlingContext>(
     {
       requestHandler: rejectOversizedBody(settings, router),
       log: crawleeLog(logger),
@@ -60,7 +59,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
       preNavigationHooks: [identifyCrawler(settings), () => pacer.take()],
       postNavigationHooks: [guardResponse(settings)],
       statusMessageLoggingInterval: 3600,
-      errorHandler: async ({ request, response }: CheerioCrawlingContext, error: Error) => {
+      errorHandler: async ({ request, response }: HttpCrawlingContext, error: Error) => {
         const retryAfter = response?.headers?.["retry-after"];
         const delay = retryDelayMs(
           settings,
@@ -73,7 +72,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
         );
         await new Promise((resolve) => setTimeout(resolve, delay));
       },
-      failedRequestHandler: async ({ request }: CheerioCrawlingContext, error: Error) => {
+      failedRequestHandler: async ({ request }: HttpCrawlingContext, error: Error) => {
         const failed = (url: string) => {
           session.counts.pagesFailed += 1;
           session.recordError({

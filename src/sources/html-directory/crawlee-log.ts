@@ -1,5 +1,5 @@
-import { Log, Logger, LogLevel } from "@crawlee/cheerio";
-import type { Logger as Pino } from "../logging/logger";
+import { Log, Logger, LogLevel } from "@crawlee/http";
+import type { Logger as Pino } from "../../logging/logger";
 import { describeFetchFailure } from "./fetch-failure";
 
 type Level = "error" | "warn" | "info" | "debug";

@@ -1,4 +1,4 @@
-import type { ListingEntry } from "../../extract/types";
+import type { ListingEntry } from "../../../extract/types";
 
 /** Route labels: one request handler per kind of page. */
 export const LISTING = "LISTING";

@@ -1,9 +1,9 @@
-import type { Database } from "../../db/prisma-client";
-import type { CrawlSession } from "../crawl-session";
+import type { CrawlSession } from "../../../crawl-run/crawl-session";
+import type { ServiceBatcher } from "../../../crawl-run/service-batcher";
+import type { CrawlSettings } from "../../../crawl-run/settings";
+import type { Database } from "../../../db/prisma-client";
 import type { ExtractionPool } from "../extraction/extraction-pool";
 import type { RequestPacer } from "../request-pacer";
-import type { ServiceBatcher } from "../service-batcher";
-import type { CrawlSettings } from "../settings";
 
 /** What the request handlers of one crawl run share. */
 export interface RouteDeps {

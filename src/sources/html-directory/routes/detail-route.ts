@@ -1,9 +1,9 @@
-import type { CheerioCrawlingContext } from "@crawlee/cheerio";
-import { serviceFingerprint } from "../../catalogue/service-fingerprint";
-import { type KnownService, saveListingOnlyService } from "../../catalogue/service-writes";
-import type { Database } from "../../db/prisma-client";
-import { parseDomain } from "../../normalise/values";
-import { type CrawlSession, pageFingerprint } from "../crawl-session";
+import type { HttpCrawlingContext } from "@crawlee/http";
+import { serviceFingerprint } from "../../../catalogue/service-fingerprint";
+import { type KnownService, saveListingOnlyService } from "../../../catalogue/service-writes";
+import { type CrawlSession, pageFingerprint } from "../../../crawl-run/crawl-session";
+import type { Database } from "../../../db/prisma-client";
+import { parseDomain } from "../../../normalise/values";
 import type { DetailUserData } from "./labels";
 import { statusOf, validatorsOf } from "./response";
 import type { RouteDeps } from "./route-deps";
@@ -13,7 +13,7 @@ import type { RouteDeps } from "./route-deps";
  * cheaply as possible: a 304, then the same bytes as last time, then the same normalised content.
  */
 export function detailRoute({ db, session, settings, batcher, extraction }: RouteDeps) {
-  return async (context: CheerioCrawlingContext<DetailUserData>) => {
+  return async (context: HttpCrawlingContext<DetailUserData>) => {
     const { request, response, body } = context;
     const { detailUrl, entry } = request.userData;
     const known = session.known.get(detailUrl);

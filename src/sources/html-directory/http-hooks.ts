@@ -1,10 +1,10 @@
-import { type CheerioCrawlingContext, NonRetryableError } from "@crawlee/cheerio";
-import type { CrawlSettings } from "./settings";
+import { type HttpCrawlingContext, NonRetryableError } from "@crawlee/http";
+import type { CrawlSettings } from "../../crawl-run/settings";
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const MAX_RETRY_DELAY_MS = 30_000;
 
-type Context = Pick<CheerioCrawlingContext, "request" | "response">;
+type Context = Pick<HttpCrawlingContext, "request" | "response">;
 
 /** The headers every request of ours carries: who we are and what we read. */
 export function crawlerHeaders(settings: CrawlSettings): Record<string, string> {
@@ -69,9 +69,9 @@ export function statusFromError(error: Error): number | null {
  */
 export function rejectOversizedBody(
   settings: CrawlSettings,
-  handler: (context: CheerioCrawlingContext) => unknown,
+  handler: (context: HttpCrawlingContext) => unknown,
 ) {
-  return async (context: CheerioCrawlingContext) => {
+  return async (context: HttpCrawlingContext) => {
     const bytes = context.body ? Buffer.byteLength(context.body) : 0;
     if (bytes > settings.maxPageBytes) {
       throw new NonRetryableError(`page too large: ${bytes} bytes, limit ${settings.maxPageBytes}`);

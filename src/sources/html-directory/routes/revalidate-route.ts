@@ -1,5 +1,5 @@
-import type { CheerioCrawlingContext } from "@crawlee/cheerio";
-import type { CrawlSession } from "../crawl-session";
+import type { HttpCrawlingContext } from "@crawlee/http";
+import type { CrawlSession } from "../../../crawl-run/crawl-session";
 import { crawlerHeaders } from "../http-hooks";
 import { markUnchanged } from "./detail-route";
 import { DETAIL, type DetailUserData, type RevalidateUserData } from "./labels";
@@ -9,8 +9,9 @@ import type { RouteDeps } from "./route-deps";
 export const REVALIDATION_BATCH = 25;
 
 /**
- * A batch of known detail pages whose validators we hold: one conditional GET each, one at a time,
- * so the batch takes one of the crawl's concurrency slots, and paced like every other request.
+ * A batch of known detail pages whose validators we hold: one conditional GET each through
+ * Crawlee's own HTTP client (`sendRequest`), one at a time, so the batch takes one of the crawl's
+ * concurrency slots, and paced like every other request.
  * Most pages of a quiet directory answer 304, and a queue entry per page would cost more CPU than
  * the request itself. Only that answer is handled here; any other (changed content, a vanished
  * page, an error, a page robots.txt now forbids) sends the page through the DETAIL route, with
@@ -20,7 +21,7 @@ export const REVALIDATION_BATCH = 25;
 export function revalidateRoute({ session, settings, pacer, robotsAllow }: RouteDeps) {
   const timeoutMs = settings.requestTimeoutSeconds * 1000;
   const headers = crawlerHeaders(settings);
-  return async (context: CheerioCrawlingContext<RevalidateUserData>) => {
+  return async (context: HttpCrawlingContext<RevalidateUserData>) => {
     const started = performance.now();
     let fastPath = true;
     const rest: DetailUserData[] = [];
@@ -29,9 +30,10 @@ export function revalidateRoute({ session, settings, pacer, robotsAllow }: Route
       fastPath &&= performance.now() - started < timeoutMs;
       if (fastPath && known && (await robotsAllow(page.detailUrl))) {
         await pacer.take();
-        const status = await conditionalStatus(page.detailUrl, {
+        const status = await conditionalStatus(context, {
+          url: page.detailUrl,
           headers: { ...headers, ...session.conditionalHeaders(page.detailUrl) },
-          signal: AbortSignal.timeout(timeoutMs),
+          timeout: { request: timeoutMs },
         });
         if (status === 304) {
           markUnchanged(session, known);
@@ -51,12 +53,22 @@ export function detailRequest(session: CrawlSession, userData: DetailUserData) {
   return { url: userData.detailUrl, label: DETAIL, userData, headers };
 }
 
-/** The status of a conditional GET, or null when it failed; a body, if any, is not downloaded. */
-async function conditionalStatus(url: string, init: RequestInit): Promise<number | null> {
+type SendOptions = NonNullable<Parameters<HttpCrawlingContext["sendRequest"]>[0]>;
+
+/**
+ * The status of one conditional GET sent through Crawlee's own HTTP client (`sendRequest`), or
+ * null when it failed. No retries here: a page that does not answer 304 goes to the DETAIL route.
+ */
+async function conditionalStatus(context: HttpCrawlingContext, options: SendOptions): Promise<number | null> {
   try {
-    const response = await fetch(url, init);
-    await response.body?.cancel();
-    return response.status;
+    const response = await context.sendRequest({
+      ...options,
+      method: "GET",
+      useHeaderGenerator: false, // our own headers only, as identifyCrawler does for every page
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+    });
+    return response.statusCode;
   } catch {
     return null;
   }
