@@ -38,6 +38,8 @@ const POLICIES: Record<string, RoutePolicy> = {
     scope: "billing:read",
     writeScope: "billing:write",
   },
+  events: CATALOGUE,
+  "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
 };
 
 const READ_METHODS = new Set(["GET", "HEAD"]);

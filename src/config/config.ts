@@ -55,6 +55,26 @@ const trustProxySetting = z
     return z.NEVER;
   });
 
+/** A comma-separated list of CIDR ranges (empty: none). */
+function cidrList() {
+  return z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((range) => range.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.union([z.cidrv4(), z.cidrv6()], {
+          error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
+        }),
+      ),
+    );
+}
+
 export const settings = {
   DATABASE_URL: {
     schema: postgresUrl.optional(),
@@ -200,22 +220,7 @@ export const settings = {
     description: "Most bytes of an answer a probe reads (after decompression); the rest is not read.",
   },
   PROBE_ALLOWED_NETWORKS: {
-    schema: z
-      .string()
-      .default("")
-      .transform((value) =>
-        value
-          .split(",")
-          .map((range) => range.trim())
-          .filter(Boolean),
-      )
-      .pipe(
-        z.array(
-          z.union([z.cidrv4(), z.cidrv6()], {
-            error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
-          }),
-        ),
-      ),
+    schema: cidrList(),
     description:
       "Private, loopback or other non-public ranges that probes may reach anyway (CIDR list). Cloud metadata addresses stay refused.",
   },
@@ -252,6 +257,17 @@ export const settings = {
     schema: positiveInt(3600).default(15),
     description:
       "Pause between a settlement watcher's rounds (new confirmed blocks, due expiries). One process per chain watches (advisory lock).",
+  },
+  // Events and webhooks (src/events, src/webhooks).
+  EVENT_RETENTION_DAYS: {
+    schema: positiveInt(3650).default(30),
+    description:
+      "Days events are kept for GET /v1/events (and their webhook deliveries); older ones are deleted hourly.",
+  },
+  WEBHOOK_ALLOWED_NETWORKS: {
+    schema: cidrList(),
+    description:
+      "Private, loopback or other non-public ranges webhook URLs may point at anyway (CIDR list); plain http is accepted only inside them. Cloud metadata addresses stay refused.",
   },
 } as const;
 

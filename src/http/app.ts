@@ -21,12 +21,14 @@ import { accountsRouter } from "./routes/accounts";
 import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
+import { eventsRouter } from "./routes/events";
 import { exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
 import { paymentOrdersRouter } from "./routes/payment-orders";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
+import { type WebhookRouteDeps, webhooksRouter } from "./routes/webhooks";
 
 export interface AppDependencies {
   db: Database;
@@ -63,6 +65,8 @@ export interface AppDependencies {
   settlementChains?: readonly SettlementChain[];
   /** Where billing events go (the events issue supplies it); default: nowhere yet. */
   billingEvents?: BillingEventSink;
+  /** Webhook endpoints' URL guard, clock and worker wake-up (src/webhooks); default: public addresses only. */
+  webhooks?: Omit<WebhookRouteDeps, "db">;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -79,6 +83,7 @@ export function createApp({
   trustProxy = false,
   settlementChains = [],
   billingEvents = NO_BILLING_EVENT_SINK,
+  webhooks = { allowedNetworks: [] },
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
     pool,
@@ -121,6 +126,8 @@ export function createApp({
   app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));
   app.use(paymentOrdersRouter(pool, settlementChains, billingEvents));
+  app.use(eventsRouter(pool));
+  app.use(webhooksRouter({ db, ...webhooks }));
   app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);

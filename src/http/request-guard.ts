@@ -88,3 +88,8 @@ export function requestKey(res: Response): VerifiedKey {
   if (!key) throw new HttpError(401, "This route needs an API key: send Authorization: Bearer <API key>");
   return key;
 }
+
+/** The request's key on a public route, if one was sent (it then passed the guard). */
+export function optionalRequestKey(res: Response): VerifiedKey | undefined {
+  return KEYED.get(res);
+}

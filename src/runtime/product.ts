@@ -15,6 +15,8 @@ import { probeSettingsFromConfig } from "../probe/settings";
 import { startProbing } from "../probe/start-probing";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
+import { startWebhookDelivery } from "../webhooks/delivery-worker";
+import { webhookSettingsFromConfig } from "../webhooks/settings";
 import { openDatabaseServer } from "./database";
 import { DATABASE_LOST, type Shutdown } from "./shutdown";
 
@@ -47,6 +49,9 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
   });
   shutdown.register("usage counts", () => accounts.close());
+  const webhookSettings = webhookSettingsFromConfig(config);
+  const webhooks = startWebhookDelivery({ db, settings: webhookSettings, logger });
+  shutdown.register("webhook delivery", () => webhooks.stop());
   const http = await listen(
     createApp({
       db,
@@ -60,6 +65,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       trustProxy: config.TRUST_PROXY,
       settlementChains: config.SETTLEMENT_CHAINS,
       billingEvents: NO_BILLING_EVENT_SINK,
+      webhooks: { allowedNetworks: webhookSettings.allowedNetworks, notify: webhooks.notify },
     }),
     config.PORT,
     config.HOST,

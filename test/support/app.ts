@@ -21,6 +21,7 @@ export interface TestAppOptions {
   trustProxy?: AppDependencies["trustProxy"];
   logger?: Logger;
   settlementChains?: AppDependencies["settlementChains"];
+  webhooks?: AppDependencies["webhooks"];
 }
 
 /** The real app on a test database: Prisma for health and accounts, a pg pool for reads and CSV. */
@@ -38,6 +39,7 @@ export function createTestApp(
     accounts,
     trustProxy: options.trustProxy,
     settlementChains: options.settlementChains,
+    webhooks: options.webhooks,
   });
   return {
     app,

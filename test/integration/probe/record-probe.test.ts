@@ -148,6 +148,28 @@ describe("recording probes", () => {
     expect(await probeOptions()).toEqual([]);
   });
 
+  it("when the verdict flips, then one endpoint.verification_changed is emitted with the probes; repeats emit none", async () => {
+    const probe = (hour: number, overrides: Partial<ProbeResult> = {}) =>
+      recordProbe(database.db, {
+        endpointId,
+        probedAt: at(`2026-04-01T${String(hour).padStart(2, "0")}:00:00Z`),
+        result: result(overrides),
+        drift: [],
+      });
+    const before = await database.db.event.count();
+    await probe(1);
+    await probe(2);
+    await probe(3, { outcome: "no_challenge", statusCode: 200, challengeValid: false, options: [] });
+    await probe(4, { outcome: "no_challenge", statusCode: 200, challengeValid: false, options: [] });
+    const events = await database.db.event.findMany({ orderBy: { seq: "asc" }, skip: before });
+    expect(events.map((event) => [event.type, event.data])).toEqual([
+      [
+        "endpoint.verification_changed",
+        expect.objectContaining({ old_outcome: "challenge", new_outcome: "no_challenge" }),
+      ],
+    ]);
+  });
+
   it("when an invalid challenge is recorded, then the endpoint is not verified but its probe options are replaced", async () => {
     await recordProbe(database.db, {
       endpointId,
