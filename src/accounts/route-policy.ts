@@ -38,6 +38,8 @@ const POLICIES: Record<string, RoutePolicy> = {
     scope: "billing:read",
     writeScope: "billing:write",
   },
+  plans: { group: "billing", access: "public" },
+  merchant: { group: "billing", access: "protected", scope: "billing:read", writeScope: "billing:write" },
   events: CATALOGUE,
   "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
 };

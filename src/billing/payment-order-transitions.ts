@@ -1,22 +1,21 @@
 import type pg from "pg";
 import type { KeyOwner } from "../accounts/api-keys";
-import type { Environment } from "../accounts/scopes";
 import { queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
-import type { BillingEventSink, BillingEventType } from "./billing-events";
+import { announceOrders } from "./billing-events";
+import { settleInvoiceOfOrder, voidInvoicesOfOrders } from "./subscription-transitions";
 
 /**
  * Every move of a payment order's status, in one place: created → paid | expired | canceled.
  * Each move is one conditional UPDATE (`WHERE status = 'created'`) in the caller's transaction,
  * together with releasing the order's deposit addresses. Postgres re-checks the condition on the
  * row after a concurrent change commits, so of a cancel and a settling payment racing on one
- * order exactly one wins; the other changes nothing.
+ * order exactly one wins; the other changes nothing. The invoice an order pays (if any) moves in
+ * the same transaction (subscription-transitions.ts), and so do the events.
  */
 
 interface MovedOrder {
   id: string;
-  organisation_id: string;
-  environment: Environment;
 }
 
 async function releaseAddresses(tx: pg.PoolClient, orderIds: string[]): Promise<void> {
@@ -27,40 +26,19 @@ async function releaseAddresses(tx: pg.PoolClient, orderIds: string[]): Promise<
   );
 }
 
-async function announce(
-  tx: pg.PoolClient,
-  events: BillingEventSink,
-  type: BillingEventType,
-  orders: MovedOrder[],
-): Promise<void> {
-  for (const order of orders) {
-    await events.emit(tx, {
-      type,
-      organisationId: order.organisation_id,
-      environment: order.environment,
-      objectId: order.id,
-    });
-  }
-}
-
 export type CancelOutcome =
   | { kind: "canceled" }
   | { kind: "not_found" }
   | { kind: "conflict"; status: string };
 
 /** created → canceled, for the owner's order only. */
-export async function cancelOrder(
-  tx: pg.PoolClient,
-  events: BillingEventSink,
-  owner: KeyOwner,
-  id: string,
-): Promise<CancelOutcome> {
+export async function cancelOrder(tx: pg.PoolClient, owner: KeyOwner, id: string): Promise<CancelOutcome> {
   const moved = await queryRows<MovedOrder>(
     tx,
     Prisma.sql`UPDATE payment_orders SET status = 'canceled', canceled_at = now(), updated_at = now()
                WHERE id = ${id}::uuid AND organisation_id = ${owner.organisationId}::uuid
                  AND environment = ${owner.environment}::environment AND status = 'created'
-               RETURNING id, organisation_id, environment`,
+               RETURNING id`,
   );
   if (moved.length === 0) {
     const [current] = await queryRows<{ status: string }>(
@@ -72,7 +50,8 @@ export async function cancelOrder(
     return current ? { kind: "conflict", status: current.status } : { kind: "not_found" };
   }
   await releaseAddresses(tx, [id]);
-  await announce(tx, events, "payment_order.canceled", moved);
+  await announceOrders(tx, "payment_order.canceled", [id]);
+  await voidInvoicesOfOrders(tx, [id]);
   return { kind: "canceled" };
 }
 
@@ -82,7 +61,7 @@ export async function cancelOrder(
  * mined in time but still gathering confirmations is credited first. A chain nobody reads any
  * more holds its orders open for at most a day longer. Returns how many moved.
  */
-export async function expireDueOrders(tx: pg.PoolClient, events: BillingEventSink): Promise<number> {
+export async function expireDueOrders(tx: pg.PoolClient): Promise<number> {
   const moved = await queryRows<MovedOrder>(
     tx,
     Prisma.sql`UPDATE payment_orders o SET status = 'expired', expired_at = now(), updated_at = now()
@@ -91,14 +70,13 @@ export async function expireDueOrders(tx: pg.PoolClient, events: BillingEventSin
                    SELECT 1 FROM payment_instructions i
                    LEFT JOIN settlement_cursors c ON c.chain = i.chain
                    WHERE i.order_id = o.id AND (c.last_block_time IS NULL OR c.last_block_time < o.expires_at)))
-               RETURNING o.id, o.organisation_id, o.environment`,
+               RETURNING o.id`,
   );
   if (moved.length === 0) return 0;
-  await releaseAddresses(
-    tx,
-    moved.map((order) => order.id),
-  );
-  await announce(tx, events, "payment_order.expired", moved);
+  const ids = moved.map((order) => order.id);
+  await releaseAddresses(tx, ids);
+  await announceOrders(tx, "payment_order.expired", ids);
+  await voidInvoicesOfOrders(tx, ids);
   return moved.length;
 }
 
@@ -122,7 +100,6 @@ export interface ConfirmedTransfer {
  */
 export async function recordTransfer(
   tx: pg.PoolClient,
-  events: BillingEventSink,
   transfer: ConfirmedTransfer,
 ): Promise<"duplicate" | "applied" | "recorded"> {
   const [order] = await queryRows<{ id: string }>(
@@ -159,10 +136,13 @@ export async function recordTransfer(
       tx,
       Prisma.sql`UPDATE payment_orders SET status = 'paid', paid_at = now(), updated_at = now()
                  WHERE id = ${orderId}::uuid AND status = 'created'
-                 RETURNING id, organisation_id, environment`,
+                 RETURNING id`,
     );
-    await releaseAddresses(tx, [orderId]);
-    await announce(tx, events, "payment_order.paid", paid);
+    if (paid.length > 0) {
+      await releaseAddresses(tx, [orderId]);
+      await announceOrders(tx, "payment_order.paid", [orderId]);
+      await settleInvoiceOfOrder(tx, orderId);
+    }
   }
   return "applied";
 }

@@ -3,7 +3,7 @@ import type { KeyOwner } from "../accounts/api-keys";
 import { EvmAddressDeriver } from "../chain/deposit-address";
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
-import type { BillingEventSink } from "./billing-events";
+import { announceOrders } from "./billing-events";
 import type { SettlementChain } from "./settlement-chains";
 import { formatUsdcUnits } from "./usdc-amount";
 
@@ -156,7 +156,6 @@ async function allocateAddress(tx: pg.PoolClient, chain: SettlementChain, orderI
 /** Creates the order and its payment instructions (one address per accepted asset) in `tx`. */
 export async function createPaymentOrder(
   tx: pg.PoolClient,
-  events: BillingEventSink,
   owner: KeyOwner,
   chains: ReadonlyMap<string, SettlementChain>,
   order: NewPaymentOrder,
@@ -182,12 +181,7 @@ export async function createPaymentOrder(
                  VALUES (${id}::uuid, ${accepted.chain}, ${accepted.asset}, ${address})`,
     );
   }
-  await events.emit(tx, {
-    type: "payment_order.created",
-    organisationId: owner.organisationId,
-    environment: owner.environment,
-    objectId: id,
-  });
+  await announceOrders(tx, "payment_order.created", [id]);
   const created = await getPaymentOrder(tx, owner, id);
   if (!created) throw new Error(`payment order ${id} vanished inside its own transaction`);
   return created;

@@ -4,7 +4,6 @@ import { withTransaction } from "../db/transaction";
 import type { Logger } from "../logging/logger";
 import { safeError } from "../logging/safe-error";
 import { type HeldLock, tryLockSource } from "../scheduling/source-lock";
-import type { BillingEventSink } from "./billing-events";
 import { expireDueOrders } from "./payment-order-transitions";
 import type { SettlementChain } from "./settlement-chains";
 import { SettlementWatcher } from "./settlement-watcher";
@@ -16,7 +15,6 @@ export interface SettlementOptions {
   databaseUrl: string;
   pool: ReadPool;
   chains: readonly SettlementChain[];
-  events: BillingEventSink;
   logger: Logger;
   /** Pause between rounds (SETTLEMENT_POLL_SECONDS, in ms). */
   pollMs: number;
@@ -50,7 +48,7 @@ class ChainLoop {
     private readonly chain: SettlementChain,
   ) {
     const reader = new UsdcChainReader(chain.rpcUrl, chain.usdcContract);
-    this.watcher = new SettlementWatcher(options.pool, chain, reader, options.events, options.logger);
+    this.watcher = new SettlementWatcher(options.pool, chain, reader, options.logger);
   }
 
   start(): void {
@@ -73,12 +71,12 @@ class ChainLoop {
   }
 
   private async runRound(): Promise<void> {
-    const { logger, pool, events, databaseUrl } = this.options;
+    const { logger, pool, databaseUrl } = this.options;
     try {
       this.lock ??= await tryLockSource(databaseUrl, this.chain.chain, SETTLEMENT_LOCK_NAMESPACE);
       if (!this.lock) return;
       await this.watcher.catchUp();
-      const expired = await withTransaction(pool, (tx) => expireDueOrders(tx, events));
+      const expired = await withTransaction(pool, (tx) => expireDueOrders(tx));
       if (expired > 0) logger.info({ expired }, "expired payment orders");
     } catch (error) {
       // The RPC endpoint or the database failed: the cursor has not moved past anything unrecorded.

@@ -3,7 +3,6 @@ import { queryRows, type ReadPool } from "../db/read-pool";
 import { withTransaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
-import type { BillingEventSink } from "./billing-events";
 import { recordTransfer } from "./payment-order-transitions";
 import type { SettlementChain } from "./settlement-chains";
 
@@ -23,7 +22,6 @@ export class SettlementWatcher {
     private readonly pool: ReadPool,
     private readonly chain: SettlementChain,
     private readonly reader: UsdcChainReader,
-    private readonly events: BillingEventSink,
     private readonly logger: Logger,
   ) {}
 
@@ -48,9 +46,7 @@ export class SettlementWatcher {
         const recorded: string[] = [];
         for (const transfer of transfers) {
           const blockTime = times.get(transfer.blockNumber) ?? new Date();
-          recorded.push(
-            await recordTransfer(tx, this.events, { ...transfer, chain: this.chain.chain, blockTime }),
-          );
+          recorded.push(await recordTransfer(tx, { ...transfer, chain: this.chain.chain, blockTime }));
         }
         await queryRows(
           tx,

@@ -258,6 +258,16 @@ export const settings = {
     description:
       "Pause between a settlement watcher's rounds (new confirmed blocks, due expiries). One process per chain watches (advisory lock).",
   },
+  SUBSCRIPTION_GRACE_HOURS: {
+    schema: positiveInt(336).default(72),
+    description:
+      "How long a subscription invoice may stay unpaid: a first or upgrade invoice is due (and its order expires) this long after it is issued; a renewal invoice is due this long after its period starts (then the subscription is past_due and its organisation back on the free plan), and payable for as long again (then the subscription is canceled).",
+  },
+  RENEWAL_POLL_SECONDS: {
+    schema: positiveInt(3600).default(60),
+    description:
+      "Pause between rounds of the renewal job (period ends, scheduled plan changes, renewal invoices, past_due). Every npm start process runs it; a transaction advisory lock lets one process at a time do a round.",
+  },
   // Events and webhooks (src/events, src/webhooks).
   EVENT_RETENTION_DAYS: {
     schema: positiveInt(3650).default(30),

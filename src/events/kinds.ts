@@ -4,8 +4,11 @@ import {
   endpointEventData,
   endpointPriceChangedData,
   endpointVerificationChangedData,
+  invoicePaidData,
+  paymentOrderEventData,
   serviceEventData,
   serviceUpdatedData,
+  subscriptionUpdatedData,
   webhookEndpointDisabledData,
   webhookTestData,
 } from "./payloads";
@@ -55,6 +58,20 @@ export const EVENT_KINDS = {
     "owned",
     webhookTestData,
     "Sent by POST /v1/webhook-endpoints/{id}/test to that endpoint only.",
+  ),
+  "payment_order.created": kind("owned", paymentOrderEventData, "A payment order was created."),
+  "payment_order.paid": kind("owned", paymentOrderEventData, "Confirmed transfers reached its amount."),
+  "payment_order.expired": kind("owned", paymentOrderEventData, "It expired before it was paid in full."),
+  "payment_order.canceled": kind(
+    "owned",
+    paymentOrderEventData,
+    "It was canceled (or its invoice superseded).",
+  ),
+  "invoice.paid": kind("owned", invoicePaidData, "A subscription invoice's payment order was paid."),
+  "subscription.updated": kind(
+    "owned",
+    subscriptionUpdatedData,
+    "A subscription's status, plan, period or scheduled change moved.",
   ),
 } satisfies Record<string, Kind>;
 

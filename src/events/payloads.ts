@@ -79,3 +79,60 @@ export const webhookTestData = z.strictObject({
   webhook_endpoint_id: id.meta({ description: "The endpoint tested." }),
   message: z.string().meta({ description: "A fixed text." }),
 });
+
+const timestamp = z.string().meta({ format: "date-time" });
+
+export const paymentOrderEventData = z.strictObject({
+  payment_order: z
+    .strictObject({
+      id,
+      merchant_order_id: z.string().meta({ description: "The merchant's own reference." }),
+      amount: decimal.meta({ description: "The amount due in USDC (6 decimals)." }),
+      received_amount: decimal.meta({ description: "Confirmed transfers credited to it." }),
+      status: z.string().meta({ description: "created, paid, expired or canceled." }),
+    })
+    .meta({ id: "EventPaymentOrderRef" }),
+  metadata: z
+    .string()
+    .nullable()
+    .meta({ description: "The order's metadata (left out for endpoints with redact_metadata)." }),
+});
+
+export const invoicePaidData = z.strictObject({
+  invoice: z
+    .strictObject({
+      id,
+      subscription_id: id,
+      merchant_user_id: z.string().meta({ description: "The subscriber, as the merchant named it." }),
+      kind: z.string().meta({ description: "first, upgrade or renewal." }),
+      amount: decimal,
+      payment_order_id: id,
+      target_plan_id: z.string().meta({ description: "The plan the subscription is on once paid." }),
+      paid_at: timestamp.meta({ description: "When its payment order was paid." }),
+    })
+    .meta({ id: "EventInvoiceRef" }),
+});
+
+export const subscriptionUpdatedData = z.strictObject({
+  subscription: z
+    .strictObject({
+      id,
+      merchant_user_id: z.string().meta({ description: "The subscriber, as the merchant named it." }),
+      plan_id: z.string().meta({ description: "The plan in force now." }),
+      status: z.string().meta({ description: "incomplete, active, past_due or canceled." }),
+      current_period_end: timestamp.meta({ description: "The next renewal." }),
+      cancel_at_period_end: z.boolean().meta({ description: "Ends instead of renewing." }),
+      pending_plan_id: z.string().nullable().meta({ description: "A plan scheduled for the period end." }),
+      pending_plan_change_at: timestamp.nullable().meta({ description: "When that plan takes effect." }),
+    })
+    .meta({ id: "EventSubscriptionRef" }),
+  previous: z
+    .strictObject({
+      plan_id: z.string().meta({ description: "The plan before." }),
+      status: z.string().meta({ description: "The status before." }),
+    })
+    .meta({ description: "The plan and status before this change." }),
+  reason: z
+    .string()
+    .meta({ description: "What moved it: activated, upgraded, downgrade_scheduled, renewed, past_due, …" }),
+});

@@ -1,7 +1,6 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import { Accounts } from "../accounts/accounts";
-import { type BillingEventSink, NO_BILLING_EVENT_SINK } from "../billing/billing-events";
 import type { SettlementChain } from "../billing/settlement-chains";
 import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
@@ -28,6 +27,7 @@ import { paymentOrdersRouter } from "./routes/payment-orders";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
+import { subscriptionsRouter } from "./routes/subscriptions";
 import { type WebhookRouteDeps, webhooksRouter } from "./routes/webhooks";
 
 export interface AppDependencies {
@@ -63,8 +63,8 @@ export interface AppDependencies {
   trustProxy?: false | number | string[];
   /** Chains payment orders may name (SETTLEMENT_CHAINS); none: orders cannot be created. */
   settlementChains?: readonly SettlementChain[];
-  /** Where billing events go (the events issue supplies it); default: nowhere yet. */
-  billingEvents?: BillingEventSink;
+  /** How long subscription invoices may stay unpaid (SUBSCRIPTION_GRACE_HOURS, in ms); default 72 h. */
+  subscriptionGraceMs?: number;
   /** Webhook endpoints' URL guard, clock and worker wake-up (src/webhooks); default: public addresses only. */
   webhooks?: Omit<WebhookRouteDeps, "db">;
 }
@@ -82,7 +82,7 @@ export function createApp({
   accounts = new Accounts(pool, logger),
   trustProxy = false,
   settlementChains = [],
-  billingEvents = NO_BILLING_EVENT_SINK,
+  subscriptionGraceMs = 72 * 3_600_000,
   webhooks = { allowedNetworks: [] },
 }: AppDependencies): Express {
   const catalogue = new CatalogueIndexStore({
@@ -125,7 +125,13 @@ export function createApp({
   app.use(docsRouter());
   app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));
-  app.use(paymentOrdersRouter(pool, settlementChains, billingEvents));
+  app.use(paymentOrdersRouter(pool, settlementChains));
+  app.use(
+    subscriptionsRouter(db, pool, {
+      chains: new Map(settlementChains.map((chain) => [chain.chain, chain])),
+      graceMs: subscriptionGraceMs,
+    }),
+  );
   app.use(eventsRouter(pool));
   app.use(webhooksRouter({ db, ...webhooks }));
   app.use(rootRouter());

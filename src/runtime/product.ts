@@ -1,5 +1,5 @@
 import { Accounts } from "../accounts/accounts";
-import { NO_BILLING_EVENT_SINK } from "../billing/billing-events";
+import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
 import type { Config } from "../config/config";
@@ -64,7 +64,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       accounts,
       trustProxy: config.TRUST_PROXY,
       settlementChains: config.SETTLEMENT_CHAINS,
-      billingEvents: NO_BILLING_EVENT_SINK,
+      subscriptionGraceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, notify: webhooks.notify },
     }),
     config.PORT,
@@ -90,11 +90,20 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     databaseUrl: server.url,
     pool,
     chains: config.SETTLEMENT_CHAINS,
-    events: NO_BILLING_EVENT_SINK,
     logger,
     pollMs: config.SETTLEMENT_POLL_SECONDS * 1000,
   });
   shutdown.register("settlement watchers", () => settlement.stop());
+  const renewals = startRenewals({
+    pool,
+    settings: {
+      chains: new Map(config.SETTLEMENT_CHAINS.map((chain) => [chain.chain, chain])),
+      graceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
+    },
+    logger,
+    intervalMs: config.RENEWAL_POLL_SECONDS * 1000,
+  });
+  shutdown.register("subscription renewals", () => renewals.stop());
   logger.info(
     { port: http.port, host: config.HOST, embeddedDatabase: server.embedded, ms: Date.now() - started },
     `x402 catalogue listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${http.port}`,

@@ -22,6 +22,7 @@ export interface TestAppOptions {
   logger?: Logger;
   settlementChains?: AppDependencies["settlementChains"];
   webhooks?: AppDependencies["webhooks"];
+  subscriptionGraceMs?: AppDependencies["subscriptionGraceMs"];
 }
 
 /** The real app on a test database: Prisma for health and accounts, a pg pool for reads and CSV. */
@@ -40,6 +41,7 @@ export function createTestApp(
     trustProxy: options.trustProxy,
     settlementChains: options.settlementChains,
     webhooks: options.webhooks,
+    subscriptionGraceMs: options.subscriptionGraceMs,
   });
   return {
     app,

@@ -1,4 +1,5 @@
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
+import type { z } from "zod";
 import { errorBodySchema, noQuery } from "../schemas/common";
 import {
   createPaymentOrderBody,
@@ -7,6 +8,19 @@ import {
   paymentOrderListSchema,
   paymentOrderSchema,
 } from "../schemas/payment-orders";
+import {
+  changePlanBody,
+  createdSubscriptionSchema,
+  createSubscriptionBody,
+  invoiceListSchema,
+  listInvoicesQuery,
+  listSubscriptionsQuery,
+  planChangeSchema,
+  planListSchema,
+  subscriptionIdParams,
+  subscriptionListSchema,
+  subscriptionSchema,
+} from "../schemas/subscriptions";
 
 const error = (description: string) => ({
   description,
@@ -18,9 +32,97 @@ const order = (description: string) => ({
 });
 const invalid = { 400: error("A parameter or the body is invalid; the message names it.") };
 const unknown = { 404: error("No order with this id in this organisation and environment.") };
+const json = (description: string, schema: z.ZodType) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const noSubscription = { 404: error("No subscription with this id in this organisation and environment.") };
 
-/** The payment order operations (src/http/routes/payment-orders.ts). */
+/** The payment order operations (src/http/routes/payment-orders.ts), then plans and subscriptions (subscriptions.ts). */
 export function billingOperations(): RouteConfig[] {
+  return [
+    ...paymentOrderOperations(),
+    {
+      method: "get",
+      path: "/v1/plans",
+      operationId: "listPlans",
+      summary: "List the plans for sale",
+      description:
+        "Public. Each plan's price per period in USDC and the limits it buys for the subscribing organisation; the free plan (default) is where every organisation starts.",
+      request: { query: noQuery },
+      responses: { 200: json("Every plan, cheapest first.", planListSchema), ...invalid },
+    },
+    {
+      method: "post",
+      path: "/v1/merchant/subscriptions",
+      operationId: "createSubscription",
+      summary: "Subscribe to a plan",
+      description:
+        "Starts incomplete with its first invoice (the plan's price for one period) and that invoice's payment order; active once the order is paid. One subscription that is not canceled per organisation and environment.",
+      request: {
+        query: noQuery,
+        body: { content: { "application/json": { schema: createSubscriptionBody } } },
+      },
+      responses: {
+        201: json("The subscription and its first invoice.", createdSubscriptionSchema),
+        ...invalid,
+        409: error("This organisation and environment already has a subscription that is not canceled."),
+        422: error("No such plan, a free plan, or no settlement chain is configured."),
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/merchant/subscriptions",
+      operationId: "listSubscriptions",
+      summary: "List the subscriptions of this organisation and environment",
+      description: "Most recent first.",
+      request: { query: listSubscriptionsQuery },
+      responses: { 200: json("A page of subscriptions.", subscriptionListSchema), ...invalid },
+    },
+    {
+      method: "get",
+      path: "/v1/merchant/subscriptions/{id}",
+      operationId: "getSubscription",
+      summary: "Get a subscription",
+      request: { params: subscriptionIdParams, query: noQuery },
+      responses: { 200: json("The subscription.", subscriptionSchema), ...invalid, ...noSubscription },
+    },
+    {
+      method: "post",
+      path: "/v1/merchant/subscriptions/{id}/change-plan",
+      operationId: "changeSubscriptionPlan",
+      summary: "Change a subscription's plan",
+      description:
+        "A dearer plan: an invoice for the prorated difference (pending false), applied only when its payment order is paid. A plan no dearer: scheduled for the period end (pending true, invoice null). The current plan: clears a scheduled change. A newer change voids an open upgrade invoice.",
+      request: {
+        params: subscriptionIdParams,
+        query: noQuery,
+        body: { content: { "application/json": { schema: changePlanBody } } },
+      },
+      responses: {
+        200: json(
+          "The subscription, the upgrade's invoice (or null) and whether the change is pending.",
+          planChangeSchema,
+        ),
+        ...invalid,
+        ...noSubscription,
+        409: error("The subscription is not active."),
+        422: error("No such plan, a free plan, or a plan of another billing period."),
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/merchant/portal/invoices",
+      operationId: "listPortalInvoices",
+      summary: "List subscription invoices",
+      description: "An array, most recent first; filtered by subscription and status.",
+      request: { query: listInvoicesQuery },
+      responses: { 200: json("The invoices.", invoiceListSchema), ...invalid },
+    },
+  ];
+}
+
+function paymentOrderOperations(): RouteConfig[] {
   return [
     {
       method: "post",

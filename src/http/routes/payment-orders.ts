@@ -1,6 +1,5 @@
 import express, { Router } from "express";
 import type { KeyOwner } from "../../accounts/api-keys";
-import type { BillingEventSink } from "../../billing/billing-events";
 import { cancelOrder } from "../../billing/payment-order-transitions";
 import { createPaymentOrder, getPaymentOrder, listPaymentOrders } from "../../billing/payment-orders";
 import type { SettlementChain } from "../../billing/settlement-chains";
@@ -24,11 +23,7 @@ function ownerOf(res: express.Response): KeyOwner {
 }
 
 /** Payment orders of the calling key's organisation and environment (billing:write / billing:read). */
-export function paymentOrdersRouter(
-  pool: ReadPool,
-  chains: readonly SettlementChain[],
-  events: BillingEventSink,
-): Router {
+export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementChain[]): Router {
   const router = Router();
   const json = express.json({ limit: "16kb" });
   const byName = new Map(chains.map((chain) => [chain.chain, chain]));
@@ -50,7 +45,7 @@ export function paymentOrdersRouter(
     const expiresAt = orderExpiry(body.expires_at, Date.now());
     if (typeof expiresAt === "string") throw new HttpError(400, expiresAt);
     const order = await withTransaction(pool, (tx) =>
-      createPaymentOrder(tx, events, owner, byName, {
+      createPaymentOrder(tx, owner, byName, {
         merchantOrderId: body.merchant_order_id,
         requestedAmount: body.amount,
         amountUnits: parseUsdcAmount(body.amount) ?? 0n,
@@ -81,7 +76,7 @@ export function paymentOrdersRouter(
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(paymentOrderIdParams, req.params, "path");
     const owner = ownerOf(res);
-    const outcome = await withTransaction(pool, (tx) => cancelOrder(tx, events, owner, id));
+    const outcome = await withTransaction(pool, (tx) => cancelOrder(tx, owner, id));
     if (outcome.kind === "not_found") {
       throw new HttpError(404, `No payment order with id ${id} in this organisation and environment`);
     }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { NO_BILLING_EVENT_SINK } from "../../../src/billing/billing-events";
 import { expireDueOrders } from "../../../src/billing/payment-order-transitions";
 import type { SettlementChain } from "../../../src/billing/settlement-chains";
 import { SETTLEMENT_LOCK_NAMESPACE, startSettlement } from "../../../src/billing/settlement-runner";
@@ -70,7 +69,6 @@ describe("settlement on a real local chain", () => {
       api.pool,
       settlementChain,
       new UsdcChainReader(chain.rpcUrl, chain.usdc),
-      NO_BILLING_EVENT_SINK,
       testLogger,
     );
   const transfersOf = async (orderId: string) =>
@@ -166,7 +164,6 @@ describe("settlement on a real local chain", () => {
         databaseUrl: database.url,
         pool: api.pool,
         chains: [settlementChain],
-        events: NO_BILLING_EVENT_SINK,
         logger: testLogger,
         pollMs: 50,
       }),
@@ -198,7 +195,7 @@ describe("settlement on a real local chain", () => {
       "UPDATE payment_orders SET expires_at = now() - interval '1 millisecond' WHERE id = $1",
       [id],
     );
-    const sweep = () => withTransaction(api.pool, (tx) => expireDueOrders(tx, NO_BILLING_EVENT_SINK));
+    const sweep = () => withTransaction(api.pool, (tx) => expireDueOrders(tx));
     expect(await sweep()).toBe(0);
     await chain.mine(CONFIRMATIONS);
     await watcher.catchUp();

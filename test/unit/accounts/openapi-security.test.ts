@@ -26,6 +26,9 @@ describe("the OpenAPI document's authentication", () => {
     ["/v1/api-keys", "get", [{ bearerAuth: ["keys:write"] }]],
     ["/v1/api-keys/{id}", "delete", [{ bearerAuth: ["keys:write"] }]],
     ["/v1/usage", "get", [{ bearerAuth: ["billing:read"] }]],
+    ["/v1/merchant/subscriptions", "post", [{ bearerAuth: ["billing:write"] }]],
+    ["/v1/merchant/subscriptions/{id}/change-plan", "post", [{ bearerAuth: ["billing:write"] }]],
+    ["/v1/merchant/portal/invoices", "get", [{ bearerAuth: ["billing:read"] }]],
   ] as const)(
     "when %s %s is read, then it declares the enforced access and scope",
     (path, method, security) => {
