@@ -83,7 +83,7 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     (await call(key, `/v1/events?${types.map((type) => `types=${type}`).join("&")}&limit=200`)).body
       .items as Array<{
       type: string;
-      data: Record<string, never>;
+      data: { subscription?: { id: string } } & Record<string, unknown>;
     }>;
   /** Moves a subscription's period as if `elapsedMs` of it had passed (the API reads the wall clock). */
   const shiftPeriod = (id: string, elapsedMs: number) =>
