@@ -393,3 +393,56 @@ export async function changePlan(
   );
   return { subscription: await mustGet(tx, owner, id), invoice: null, pending: true };
 }
+
+/**
+ * cancel: at the period end (default) sets cancel_at_period_end on an active or past_due
+ * subscription (the renewal job cancels it then; a later change-plan does not undo it); at once,
+ * cancels an incomplete, active or past_due one now, voiding its open invoices (their payment
+ * orders are canceled) and putting a live organisation back on the free plan.
+ */
+export async function cancelSubscription(
+  tx: pg.PoolClient,
+  owner: KeyOwner,
+  id: string,
+  atPeriodEnd: boolean,
+): Promise<SubscriptionJson> {
+  const found = await getSubscription(tx, owner, id);
+  if (!found) {
+    throw new BillingRefusal(
+      "not_found",
+      `No subscription with id ${id} in this organisation and environment`,
+    );
+  }
+  if (found.status === "canceled")
+    throw new BillingRefusal("conflict", "This subscription is already canceled");
+  const where = Prisma.sql`s.id = ${id}::uuid`;
+  if (atPeriodEnd) {
+    const moved = await moveSubscriptions(
+      tx,
+      Prisma.sql`${where} AND s.status IN ('active', 'past_due') AND NOT s.cancel_at_period_end`,
+      Prisma.sql`cancel_at_period_end = true`,
+      "cancel_scheduled",
+    );
+    if (moved.length === 0 && !found.cancel_at_period_end) {
+      throw new BillingRefusal(
+        "conflict",
+        `Only an active or past_due subscription can end at its period end; this one is ${found.status}`,
+      );
+    }
+    return mustGet(tx, owner, id);
+  }
+  // Orders before the subscription row, as settlement locks them.
+  const open = await queryRows<{ payment_order_id: string }>(
+    tx,
+    Prisma.sql`SELECT payment_order_id FROM invoices WHERE subscription_id = ${id}::uuid AND status = 'open'`,
+  );
+  for (const { payment_order_id } of open) await cancelOrder(tx, owner, payment_order_id);
+  await moveSubscriptions(
+    tx,
+    Prisma.sql`${where} AND s.status IN ('incomplete', 'active', 'past_due')`,
+    Prisma.sql`status = 'canceled', canceled_at = now()`,
+    "canceled",
+  );
+  // An incomplete one is already canceled by voiding its first invoice.
+  return mustGet(tx, owner, id);
+}

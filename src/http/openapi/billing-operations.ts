@@ -9,6 +9,7 @@ import {
   paymentOrderSchema,
 } from "../schemas/payment-orders";
 import {
+  cancelSubscriptionBody,
   changePlanBody,
   createdSubscriptionSchema,
   createSubscriptionBody,
@@ -108,6 +109,25 @@ export function billingOperations(): RouteConfig[] {
         ...noSubscription,
         409: error("The subscription is not active."),
         422: error("No such plan, a free plan, or a plan of another billing period."),
+      },
+    },
+    {
+      method: "post",
+      path: "/v1/merchant/subscriptions/{id}/cancel",
+      operationId: "cancelSubscription",
+      summary: "Cancel a subscription",
+      description:
+        "at_period_end true (default): cancel_at_period_end is set and the renewal job cancels it when the period ends. false: canceled now, its open invoices voided (their orders canceled), a live organisation back on the free plan.",
+      request: {
+        params: subscriptionIdParams,
+        query: noQuery,
+        body: { content: { "application/json": { schema: cancelSubscriptionBody } } },
+      },
+      responses: {
+        200: json("The subscription.", subscriptionSchema),
+        ...invalid,
+        ...noSubscription,
+        409: error("Already canceled (or, at the period end, not active or past_due)."),
       },
     },
     {

@@ -4,6 +4,7 @@ import { listPlans, planJson } from "../../billing/plans";
 import {
   BillingRefusal,
   type BillingSettings,
+  cancelSubscription,
   changePlan,
   createSubscription,
   getSubscription,
@@ -17,6 +18,7 @@ import { HttpError } from "../errors";
 import { requestKey } from "../request-guard";
 import { noQuery } from "../schemas/common";
 import {
+  cancelSubscriptionBody,
   changePlanBody,
   createSubscriptionBody,
   listInvoicesQuery,
@@ -93,6 +95,17 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
       changePlan(tx, settings, owner, id, body.plan_id, new Date()),
     );
     res.set("Cache-Control", "no-store").json(change);
+  });
+
+  router.post("/v1/merchant/subscriptions/:id/cancel", json, async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const { id } = parseInput(subscriptionIdParams, req.params, "path");
+    const owner = ownerOf(res);
+    const body = parseInput(cancelSubscriptionBody, req.body ?? {}, "body");
+    const subscription = await billingChange(pool, (tx) =>
+      cancelSubscription(tx, owner, id, body.at_period_end),
+    );
+    res.set("Cache-Control", "no-store").json(subscription);
   });
 
   router.get("/v1/merchant/portal/invoices", async (req, res) => {

@@ -25,6 +25,12 @@ export const createSubscriptionBody = z.strictObject({
 
 export const changePlanBody = z.strictObject({ plan_id: planId });
 
+export const cancelSubscriptionBody = z.strictObject({
+  at_period_end: z
+    .boolean({ error: "must be true (end at the period end, the default) or false (end now)" })
+    .default(true),
+});
+
 export const subscriptionIdParams = z.strictObject({
   id: z.guid({ error: "must be a subscription id (a UUID)" }),
 });

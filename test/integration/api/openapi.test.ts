@@ -37,6 +37,7 @@ const OPERATIONS = [
   "/v1/merchant/subscriptions",
   "/v1/merchant/subscriptions/{id}",
   "/v1/merchant/subscriptions/{id}/change-plan",
+  "/v1/merchant/subscriptions/{id}/cancel",
   "/v1/merchant/portal/invoices",
   "/v1/events",
   "/v1/webhook-endpoints",

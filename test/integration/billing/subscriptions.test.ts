@@ -512,4 +512,69 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
       pending_plan_id: null,
     });
   });
+  it("when a subscription is canceled at its period end, then it stays active until the renewal job cancels it then", async () => {
+    const answer = await call(rival, `/v1/merchant/subscriptions/${rivalSubscriptionId}/cancel`, "POST", {});
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: "active", cancel_at_period_end: true, canceled_at: null });
+    const again = await call(rival, `/v1/merchant/subscriptions/${rivalSubscriptionId}/cancel`, "POST");
+    expect(again.body).toMatchObject({ status: "active", cancel_at_period_end: true });
+    expect(await organisationPlan("rival")).toBe("starter");
+    const end = Date.parse(answer.body.current_period_end);
+    await renewOnce(api.pool, settings, new Date(end - 1));
+    expect(await subscription(rival, rivalSubscriptionId)).toMatchObject({ status: "active" });
+    await renewOnce(api.pool, settings, new Date(end));
+    const ended = await subscription(rival, rivalSubscriptionId);
+    expect(ended).toMatchObject({ status: "canceled", canceled_at: new Date(end).toISOString() });
+    expect(await organisationPlan("rival")).toBe("default");
+    const renewals = (
+      await call(rival, `/v1/merchant/portal/invoices?subscription_id=${rivalSubscriptionId}`)
+    ).body;
+    expect(renewals.filter((invoice: { kind: string }) => invoice.kind === "renewal")).toEqual([]);
+    expect(
+      (await call(rival, `/v1/merchant/subscriptions/${rivalSubscriptionId}/cancel`, "POST", {})).status,
+    ).toBe(409);
+  });
+
+  it("when a subscription is canceled now, then its open invoice is voided with its order and the subscription canceled", async () => {
+    const { items } = (await call(shop, "/v1/merchant/subscriptions?merchant_user_id=user-3")).body;
+    expect(items).toHaveLength(1);
+    const [open] = (await call(shop, `/v1/merchant/portal/invoices?subscription_id=${items[0].id}`)).body;
+    expect(open).toMatchObject({ kind: "first", status: "open" });
+    const bad = await call(shop, `/v1/merchant/subscriptions/${items[0].id}/cancel`, "POST", {
+      at_period_end: "no",
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("at_period_end");
+    const answer = await call(shop, `/v1/merchant/subscriptions/${items[0].id}/cancel`, "POST", {
+      at_period_end: false,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe("canceled");
+    expect(
+      (await call(shop, `/v1/merchant/portal/invoices?subscription_id=${items[0].id}`)).body[0],
+    ).toMatchObject({
+      status: "void",
+    });
+    expect((await call(shop, `/v1/payment-orders/${open.payment_order_id}`)).body.status).toBe("canceled");
+    const twice = await call(shop, `/v1/merchant/subscriptions/${items[0].id}/cancel`, "POST", {
+      at_period_end: false,
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ statusCode: 409, error: "Conflict" });
+  });
+
+  it("when two processes run the renewal job at once, then one round does the work and nothing is issued twice", async () => {
+    const { subscription: created, invoice } = (await subscribe(rival, "starter", "user-10")).body;
+    await payInvoice(rival, invoice);
+    const end = new Date(Date.parse((await subscription(rival, created.id)).current_period_end));
+    const rounds = await Promise.all([
+      renewOnce(api.pool, settings, end),
+      renewOnce(api.pool, settings, end),
+    ]);
+    const renewals = (
+      await call(rival, `/v1/merchant/portal/invoices?subscription_id=${created.id}`)
+    ).body.filter((invoice: { kind: string }) => invoice.kind === "renewal");
+    expect(renewals).toHaveLength(1);
+    expect(rounds.filter((round) => round !== null && round.renewed > 0)).toHaveLength(1);
+  });
 });
