@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import type { Accounts } from "../accounts/accounts";
 import { bearerCredential, hashKeyToken } from "../accounts/api-key-tokens";
+import type { KeyOwner } from "../accounts/api-keys";
 import type { VerifiedKey } from "../accounts/key-verifier";
 import { routePolicy } from "../accounts/route-policy";
 import type { Scope } from "../accounts/scopes";
@@ -87,6 +88,12 @@ export function requestKey(res: Response): VerifiedKey {
   const key = KEYED.get(res);
   if (!key) throw new HttpError(401, "This route needs an API key: send Authorization: Bearer <API key>");
   return key;
+}
+
+/** Who the request acts for: its key's organisation and environment (every owned query filters on both). */
+export function requestOwner(res: Response): KeyOwner {
+  const { organisationId, environment } = requestKey(res);
+  return { organisationId, environment };
 }
 
 /** The request's key on a public route, if one was sent (it then passed the guard). */

@@ -1,5 +1,4 @@
 import express, { Router } from "express";
-import type { KeyOwner } from "../../accounts/api-keys";
 import { cancelOrder } from "../../billing/payment-order-transitions";
 import { createPaymentOrder, getPaymentOrder, listPaymentOrders } from "../../billing/payment-orders";
 import type { SettlementChain } from "../../billing/settlement-chains";
@@ -7,7 +6,7 @@ import { parseUsdcAmount } from "../../billing/usdc-amount";
 import type { ReadPool } from "../../db/read-pool";
 import { withTransaction } from "../../db/transaction";
 import { HttpError } from "../errors";
-import { requestKey } from "../request-guard";
+import { requestOwner } from "../request-guard";
 import { noQuery } from "../schemas/common";
 import {
   createPaymentOrderBody,
@@ -17,11 +16,6 @@ import {
 } from "../schemas/payment-orders";
 import { parseInput } from "../validation";
 
-function ownerOf(res: express.Response): KeyOwner {
-  const key = requestKey(res);
-  return { organisationId: key.organisationId, environment: key.environment };
-}
-
 /** Payment orders of the calling key's organisation and environment (billing:write / billing:read). */
 export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementChain[]): Router {
   const router = Router();
@@ -30,7 +24,7 @@ export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementC
 
   router.post("/v1/payment-orders", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");
-    const owner = ownerOf(res);
+    const owner = requestOwner(res);
     const body = parseInput(createPaymentOrderBody, req.body ?? {}, "body");
     const unknown = body.accepted_assets
       .filter((asset) => !byName.has(asset.chain))
@@ -59,14 +53,14 @@ export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementC
 
   router.get("/v1/payment-orders", async (req, res) => {
     const query = parseInput(listPaymentOrdersQuery, req.query, "query");
-    const page = await listPaymentOrders(pool, ownerOf(res), query);
+    const page = await listPaymentOrders(pool, requestOwner(res), query);
     res.set("Cache-Control", "no-store").json(page);
   });
 
   router.get("/v1/payment-orders/:id", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(paymentOrderIdParams, req.params, "path");
-    const order = await getPaymentOrder(pool, ownerOf(res), id);
+    const order = await getPaymentOrder(pool, requestOwner(res), id);
     if (!order)
       throw new HttpError(404, `No payment order with id ${id} in this organisation and environment`);
     res.set("Cache-Control", "no-store").json(order);
@@ -75,7 +69,7 @@ export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementC
   router.post("/v1/payment-orders/:id/cancel", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(paymentOrderIdParams, req.params, "path");
-    const owner = ownerOf(res);
+    const owner = requestOwner(res);
     const outcome = await withTransaction(pool, (tx) => cancelOrder(tx, owner, id));
     if (outcome.kind === "not_found") {
       throw new HttpError(404, `No payment order with id ${id} in this organisation and environment`);

@@ -1,5 +1,4 @@
 import express, { Router } from "express";
-import type { KeyOwner } from "../../accounts/api-keys";
 import { listPlans, planJson } from "../../billing/plans";
 import {
   BillingRefusal,
@@ -15,7 +14,7 @@ import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
 import { withTransaction } from "../../db/transaction";
 import { HttpError } from "../errors";
-import { requestKey } from "../request-guard";
+import { requestOwner } from "../request-guard";
 import { noQuery } from "../schemas/common";
 import {
   cancelSubscriptionBody,
@@ -27,11 +26,6 @@ import {
   subscriptionIdParams,
 } from "../schemas/subscriptions";
 import { parseInput } from "../validation";
-
-function ownerOf(res: express.Response): KeyOwner {
-  const key = requestKey(res);
-  return { organisationId: key.organisationId, environment: key.environment };
-}
 
 const STATUS = { not_found: 404, conflict: 409, unprocessable: 422 } as const;
 
@@ -57,7 +51,7 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
 
   router.post("/v1/merchant/subscriptions", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");
-    const owner = ownerOf(res);
+    const owner = requestOwner(res);
     const body = parseInput(createSubscriptionBody, req.body ?? {}, "body");
     const created = await billingChange(pool, (tx) =>
       createSubscription(
@@ -73,13 +67,13 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
 
   router.get("/v1/merchant/subscriptions", async (req, res) => {
     const query = parseInput(listSubscriptionsQuery, req.query, "query");
-    res.set("Cache-Control", "no-store").json(await listSubscriptions(pool, ownerOf(res), query));
+    res.set("Cache-Control", "no-store").json(await listSubscriptions(pool, requestOwner(res), query));
   });
 
   router.get("/v1/merchant/subscriptions/:id", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(subscriptionIdParams, req.params, "path");
-    const subscription = await getSubscription(pool, ownerOf(res), id);
+    const subscription = await getSubscription(pool, requestOwner(res), id);
     if (!subscription) {
       throw new HttpError(404, `No subscription with id ${id} in this organisation and environment`);
     }
@@ -89,7 +83,7 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
   router.post("/v1/merchant/subscriptions/:id/change-plan", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(subscriptionIdParams, req.params, "path");
-    const owner = ownerOf(res);
+    const owner = requestOwner(res);
     const body = parseInput(changePlanBody, req.body ?? {}, "body");
     const change = await billingChange(pool, (tx) =>
       changePlan(tx, settings, owner, id, body.plan_id, new Date()),
@@ -100,7 +94,7 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
   router.post("/v1/merchant/subscriptions/:id/cancel", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(subscriptionIdParams, req.params, "path");
-    const owner = ownerOf(res);
+    const owner = requestOwner(res);
     const body = parseInput(cancelSubscriptionBody, req.body ?? {}, "body");
     const subscription = await billingChange(pool, (tx) =>
       cancelSubscription(tx, owner, id, body.at_period_end),
@@ -110,7 +104,7 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
 
   router.get("/v1/merchant/portal/invoices", async (req, res) => {
     const query = parseInput(listInvoicesQuery, req.query, "query");
-    const invoices = await listInvoices(pool, ownerOf(res), { ...query, limit: MAX_LISTED_INVOICES });
+    const invoices = await listInvoices(pool, requestOwner(res), { ...query, limit: MAX_LISTED_INVOICES });
     res.set("Cache-Control", "no-store").json(invoices);
   });
 

@@ -1,5 +1,4 @@
 import express, { Router } from "express";
-import type { KeyOwner } from "../../accounts/api-keys";
 import type { Database } from "../../db/prisma-client";
 import { emitEvents } from "../../events/emit";
 import type { WebhookEndpoint } from "../../generated/prisma/client";
@@ -16,7 +15,7 @@ import {
   updateWebhookEndpoint,
 } from "../../webhooks/webhook-endpoints";
 import { HttpError } from "../errors";
-import { requestKey } from "../request-guard";
+import { requestOwner } from "../request-guard";
 import { noQuery } from "../schemas/common";
 import {
   createWebhookEndpointBody,
@@ -51,11 +50,6 @@ function endpointJson(endpoint: WebhookEndpoint) {
 
 const withSecret = (endpoint: WebhookEndpoint) => ({ ...endpointJson(endpoint), secret: endpoint.secret });
 
-function ownerOf(res: express.Response): KeyOwner {
-  const key = requestKey(res);
-  return { organisationId: key.organisationId, environment: key.environment };
-}
-
 function notFound(id: string): HttpError {
   return new HttpError(404, `No webhook endpoint with id ${id} in this organisation and environment`);
 }
@@ -76,7 +70,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
     parseInput(noQuery, req.query, "query");
     const body = parseInput(createWebhookEndpointBody, req.body ?? {}, "body");
     await vet(body.url);
-    const created = await createWebhookEndpoint(db, ownerOf(res), {
+    const created = await createWebhookEndpoint(db, requestOwner(res), {
       url: body.url,
       description: body.description,
       enabledEvents: body.enabled_events,
@@ -87,14 +81,14 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
 
   router.get("/v1/webhook-endpoints", async (req, res) => {
     parseInput(noQuery, req.query, "query");
-    const items = await getWebhookEndpoints(db, ownerOf(res));
+    const items = await getWebhookEndpoints(db, requestOwner(res));
     res.set("Cache-Control", "no-store").json({ items: items.map(endpointJson) });
   });
 
   router.get("/v1/webhook-endpoints/:id", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
-    const endpoint = await getWebhookEndpoint(db, ownerOf(res), id);
+    const endpoint = await getWebhookEndpoint(db, requestOwner(res), id);
     if (!endpoint) throw notFound(id);
     res.set("Cache-Control", "no-store").json(endpointJson(endpoint));
   });
@@ -106,7 +100,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
     if (body.url !== undefined) await vet(body.url);
     const updated = await updateWebhookEndpoint(
       db,
-      ownerOf(res),
+      requestOwner(res),
       id,
       {
         url: body.url,
@@ -124,14 +118,14 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
   router.delete("/v1/webhook-endpoints/:id", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
-    if (!(await deleteWebhookEndpoint(db, ownerOf(res), id))) throw notFound(id);
+    if (!(await deleteWebhookEndpoint(db, requestOwner(res), id))) throw notFound(id);
     res.status(204).end();
   });
 
   router.post("/v1/webhook-endpoints/:id/rotate-secret", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
-    const rotated = await rotateWebhookSecret(db, ownerOf(res), id, now());
+    const rotated = await rotateWebhookSecret(db, requestOwner(res), id, now());
     if (!rotated) throw notFound(id);
     res.set("Cache-Control", "no-store").json(withSecret(rotated));
   });
@@ -139,7 +133,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
   router.post("/v1/webhook-endpoints/:id/test", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
-    const owner = ownerOf(res);
+    const owner = requestOwner(res);
     const endpoint = await getWebhookEndpoint(db, owner, id);
     if (!endpoint) throw notFound(id);
     if (endpoint.disabledAt) throw new HttpError(409, "This webhook endpoint is disabled; enable it first");
@@ -160,7 +154,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
   router.get("/v1/webhook-endpoints/:id/deliveries", async (req, res) => {
     const { limit } = parseInput(deliveryListQuery, req.query, "query");
     const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
-    const owner = ownerOf(res);
+    const owner = requestOwner(res);
     if (!(await getWebhookEndpoint(db, owner, id))) throw notFound(id);
     const rows = await getDeliveries(db, owner, id, limit);
     res.set("Cache-Control", "no-store").json({
@@ -185,7 +179,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
   router.post("/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id, deliveryId } = parseInput(deliveryIdParams, req.params, "path");
-    if (!(await retryDelivery(db, ownerOf(res), id, deliveryId))) {
+    if (!(await retryDelivery(db, requestOwner(res), id, deliveryId))) {
       throw new HttpError(
         404,
         `No delivery ${deliveryId} of webhook endpoint ${id} in this organisation and environment`,

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningSettlement, startSettlement } from "../../../src/billing/settlement-runner";
@@ -17,33 +15,11 @@ import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type LocalChain, startLocalChain } from "../../support/local-chain";
 import { testLogger } from "../../support/logger";
+import { startWebhookReceiver, type WebhookReceiver } from "../../support/webhook-receiver";
 
 const LOOPBACK = ["127.0.0.0/8"];
 const resolveLiteral: HostResolver = async (hostname) => [{ address: hostname, family: 4 }];
 const WAIT = { timeout: 30_000, interval: 50 };
-
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-}
-
-/** A webhook receiver on 127.0.0.1 that answers 200 and keeps what it got. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) headers[name] = String(value);
-      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers });
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/billing`;
-  return { url, received, close: () => new Promise((resolve) => server.close(resolve)) };
-}
 
 /**
  * The README's loop from zero, with the product's own settlement watcher and webhook delivery
@@ -56,14 +32,14 @@ describe("the billing loop of the README", () => {
   let api: Replica;
   let settlement: RunningSettlement;
   let delivery: WebhookDelivery;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   let key: IssuedKey;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     chain = await startLocalChain();
     const base = testChain({ rpcUrl: chain.rpcUrl, usdcContract: chain.usdc, confirmations: 2 });
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     delivery = startWebhookDelivery({
       db: database.db,
       logger: testLogger,
@@ -123,7 +99,7 @@ describe("the billing loop of the README", () => {
 
   it("when a key subscribes, upgrades and pays by transfers, then its plan and rate limit change and the signed webhooks arrive", async () => {
     const endpoint = await call("/v1/webhook-endpoints", "POST", {
-      url: receiver.url,
+      url: `${receiver.url}/billing`,
       enabled_events: ["invoice.paid", "subscription.updated"],
     });
     expect(endpoint.status).toBe(201);
