@@ -283,6 +283,15 @@ export async function createSubscription(
   return { subscription: await mustGet(tx, owner, id), invoice };
 }
 
+/**
+ * Requests that change one subscription (change-plan, cancel) take turns on it, so the second
+ * sees the first's invoice and supersedes it. An advisory lock rather than the row lock: the row
+ * is locked only after the superseded orders, the order settlement locks them in.
+ */
+async function takeTurn(tx: pg.PoolClient, id: string): Promise<void> {
+  await queryRows(tx, Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${`subscription:${id}`}))`);
+}
+
 async function mustGet(tx: pg.PoolClient, owner: KeyOwner, id: string): Promise<SubscriptionJson> {
   const subscription = await getSubscription(tx, owner, id);
   if (!subscription) throw new Error(`subscription ${id} vanished inside its own transaction`);
@@ -314,6 +323,7 @@ export async function changePlan(
   planId: string,
   at: Date,
 ): Promise<PlanChange> {
+  await takeTurn(tx, id);
   if (!(await getSubscription(tx, owner, id))) {
     throw new BillingRefusal(
       "not_found",
@@ -406,6 +416,7 @@ export async function cancelSubscription(
   id: string,
   atPeriodEnd: boolean,
 ): Promise<SubscriptionJson> {
+  await takeTurn(tx, id);
   const found = await getSubscription(tx, owner, id);
   if (!found) {
     throw new BillingRefusal(

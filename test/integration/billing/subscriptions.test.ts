@@ -577,4 +577,53 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     expect(renewals).toHaveLength(1);
     expect(rounds.filter((round) => round !== null && round.renewed > 0)).toHaveLength(1);
   });
+  it("when two plan changes race, then one upgrade invoice stays open and the other is void", async () => {
+    const racer = await issueKey(database.db, "racer", "live", [...SCOPES]);
+    const { subscription: created, invoice } = (await subscribe(racer, "starter")).body;
+    await payInvoice(racer, invoice);
+    const changes = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(racer, `/v1/merchant/subscriptions/${created.id}/change-plan`, "POST", { plan_id: "pro" }),
+      ),
+    );
+    expect(changes.map((change) => change.status)).toEqual([200, 200, 200]);
+    const upgrades = (
+      await call(racer, `/v1/merchant/portal/invoices?subscription_id=${created.id}`)
+    ).body.filter((item: { kind: string }) => item.kind === "upgrade");
+    expect(upgrades.map((item: { status: string }) => item.status).sort()).toEqual(["open", "void", "void"]);
+  });
+
+  it("when a plan change races the settling payment of the upgrade it supersedes, then the invoice, its order and the plan agree", async () => {
+    for (let round = 0; round < 3; round++) {
+      const racer = await issueKey(database.db, `settle-racer-${round}`, "live", [...SCOPES]);
+      const { subscription: created, invoice: first } = (await subscribe(racer, "starter")).body;
+      await payInvoice(racer, first);
+      const upgrade = (
+        await call(racer, `/v1/merchant/subscriptions/${created.id}/change-plan`, "POST", { plan_id: "pro" })
+      ).body.invoice;
+      const order = (await call(racer, `/v1/payment-orders/${upgrade.payment_order_id}`)).body;
+      await chain.pay(order.payment_instructions[0].address, BigInt(order.chain_amount));
+      const [change] = await Promise.all([
+        call(racer, `/v1/merchant/subscriptions/${created.id}/change-plan`, "POST", { plan_id: "starter" }),
+        watcher.catchUp(),
+      ]);
+      expect(change.status).toBe(200);
+      const settled = (
+        await call(racer, `/v1/merchant/portal/invoices?subscription_id=${created.id}`)
+      ).body.find((item: { id: string }) => item.id === upgrade.id);
+      const orderAfter = (await call(racer, `/v1/payment-orders/${upgrade.payment_order_id}`)).body;
+      const after = await subscription(racer, created.id);
+      if (settled.status === "paid") {
+        // The payment won: the upgrade applied, and the change became a downgrade for the period end.
+        expect(orderAfter.status).toBe("paid");
+        expect(after).toMatchObject({ plan_id: "pro", pending_plan_id: "starter" });
+        expect(await organisationPlan(`settle-racer-${round}`)).toBe("pro");
+      } else {
+        expect(settled.status).toBe("void");
+        expect(orderAfter).toMatchObject({ status: "canceled", received_amount: "0.000000" });
+        expect(after).toMatchObject({ plan_id: "starter", pending_plan_id: null });
+        expect(await organisationPlan(`settle-racer-${round}`)).toBe("starter");
+      }
+    }
+  });
 });
