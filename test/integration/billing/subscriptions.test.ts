@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expireDueOrders } from "../../../src/billing/payment-order-transitions";
 import { renewOnce } from "../../../src/billing/renewals";
 import type { SettlementChain } from "../../../src/billing/settlement-chains";
 import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
 import type { BillingSettings } from "../../../src/billing/subscriptions";
 import { UsdcChainReader } from "../../../src/chain/usdc-transfers";
+import { withTransaction } from "../../../src/db/transaction";
 import {
   bearer,
   call as callApi,
@@ -625,5 +627,37 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
         expect(await organisationPlan(`settle-racer-${round}`)).toBe("starter");
       }
     }
+  });
+  it("when a first invoice's order expires unpaid, then the invoice is void, the subscription canceled, and the owner sees both events", async () => {
+    const late = await issueKey(database.db, "late", "live", [...SCOPES]);
+    const { subscription: created, invoice } = (await subscribe(late, "starter")).body;
+    // Its expiry has passed and the chain has been read past it (the expiry sweep's conditions).
+    await api.pool.query("UPDATE payment_orders SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      invoice.payment_order_id,
+    ]);
+    await chain.mine(1);
+    await watcher.catchUp();
+    expect(await withTransaction(api.pool, (tx) => expireDueOrders(tx))).toBe(1);
+    expect(await subscription(late, created.id)).toMatchObject({ status: "canceled" });
+    const [voided] = (await call(late, `/v1/merchant/portal/invoices?subscription_id=${created.id}`)).body;
+    expect(voided).toMatchObject({ id: invoice.id, status: "void" });
+    const events = await eventsOf(late, [
+      "payment_order.created",
+      "payment_order.expired",
+      "subscription.updated",
+    ]);
+    expect(events.map((event) => event.type)).toEqual([
+      "payment_order.created",
+      "payment_order.expired",
+      "subscription.updated",
+    ]);
+    expect(events[1]?.data).toMatchObject({
+      payment_order: { id: invoice.payment_order_id, status: "expired", amount: "19.000000" },
+      metadata: `subscription:${created.id}`,
+    });
+    expect(events[2]?.data).toMatchObject({
+      reason: "first_invoice_unpaid",
+      previous: { status: "incomplete" },
+    });
   });
 });

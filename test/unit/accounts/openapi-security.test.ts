@@ -28,6 +28,7 @@ describe("the OpenAPI document's authentication", () => {
     ["/v1/usage", "get", [{ bearerAuth: ["billing:read"] }]],
     ["/v1/merchant/subscriptions", "post", [{ bearerAuth: ["billing:write"] }]],
     ["/v1/merchant/subscriptions/{id}/change-plan", "post", [{ bearerAuth: ["billing:write"] }]],
+    ["/v1/merchant/subscriptions/{id}/cancel", "post", [{ bearerAuth: ["billing:write"] }]],
     ["/v1/merchant/portal/invoices", "get", [{ bearerAuth: ["billing:read"] }]],
   ] as const)(
     "when %s %s is read, then it declares the enforced access and scope",

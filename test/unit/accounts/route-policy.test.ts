@@ -16,6 +16,7 @@ describe("routePolicy", () => {
     ["/v1/api-keys", "keys", "protected", "keys:write"],
     ["/v1/api-keys/6d1f0a52-0000-4000-8000-000000000000", "keys", "protected", "keys:write"],
     ["/v1/usage", "usage", "protected", "billing:read"],
+    ["/v1/plans", "billing", "public", undefined],
     ["/docs", "other", "public", undefined],
     ["/llms.txt", "other", "public", undefined],
     ["/openapi.json", "other", "public", undefined],
@@ -31,6 +32,11 @@ describe("routePolicy", () => {
     ["HEAD", "/v1/payment-orders/6d1f0a52-0000-4000-8000-000000000000", "billing:read"],
     ["POST", "/v1/payment-orders", "billing:write"],
     ["POST", "/v1/payment-orders/6d1f0a52-0000-4000-8000-000000000000/cancel", "billing:write"],
+    ["GET", "/v1/merchant/subscriptions", "billing:read"],
+    ["GET", "/v1/merchant/portal/invoices", "billing:read"],
+    ["POST", "/v1/merchant/subscriptions", "billing:write"],
+    ["POST", "/v1/merchant/subscriptions/6d1f0a52-0000-4000-8000-000000000000/change-plan", "billing:write"],
+    ["POST", "/v1/merchant/subscriptions/6d1f0a52-0000-4000-8000-000000000000/cancel", "billing:write"],
   ])("when %s %s is asked for, then it is protected and needs %s", (method, path, scope) => {
     expect(routePolicy(path, method)).toMatchObject({ group: "billing", access: "protected", scope });
   });
