@@ -4,43 +4,6 @@ import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-
 import { serviceEndpoints, serviceTags } from "./search-index";
 import { decimalText, type SortDirection, volumeText } from "./sql";
 
-export type ServiceStatusFilter = "listed" | "delisted" | "all";
-
-export interface ServiceFilters {
-  q?: string;
-  /** Compared case-insensitively. */
-  category?: string;
-  /** Lower-case, as tags are stored; every one must be present. */
-  tags?: string[];
-  /** Upper-case, as methods are stored; some endpoint must have it. */
-  method?: string;
-  /** Lower-case host name, as domains are stored. */
-  domain?: string;
-  minUptime?: number;
-  maxResponseMs?: number;
-  /** Exact decimal text, compared as numeric in SQL. */
-  minVolume?: string;
-  minTx?: number;
-  minPayers?: number;
-  /** On info_updated_at, the directory's "information updated" date. */
-  updatedSince?: Date;
-  status: ServiceStatusFilter;
-  /** CAIP-2 id (eip155:8453) or network name (base); any case. */
-  network?: string;
-  /** Asset address or symbol (USDC); any case. */
-  asset?: string;
-  /** Exact decimal text: some payment option costs at most this many USDC per call. */
-  maxPrice?: string;
-  /** With maxPrice: also entries none of whose payment options has a known price. */
-  includeUnpriced?: boolean;
-  /** Any case: addresses are compared without their checksum casing. */
-  payTo?: string;
-  /** A source kind (html_directory, bazaar) or a source's base URL. */
-  source?: string;
-  /** true: some endpoint of the entry had a valid x402 challenge within 24 hours; false: none had. */
-  verified?: boolean;
-}
-
 export const SERVICE_SORTS = [
   "relevance",
   "volume",

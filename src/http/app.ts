@@ -5,8 +5,7 @@ import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
-import { CatalogueIndexStore } from "../search/catalogue-index-store";
-import { SearchQueries } from "../search/search-queries";
+import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
@@ -68,22 +67,22 @@ export function createApp({
   accounts = new Accounts(pool, logger),
   trustProxy = false,
 }: AppDependencies): Express {
-  const catalogue = new CatalogueIndexStore({
+  const search = new InMemoryCatalogueSearch({
     pool,
     logger,
     serialisers: catalogueSerialisers,
     refreshMs: indexRefreshMs,
+    rememberedQueries,
     onLoaded: () => responseCache?.clear(),
   });
-  catalogueChanges?.subscribe(() => catalogue.refreshNow());
+  catalogueChanges?.subscribe(() => search.refreshNow());
   if (preloadIndex) {
-    catalogue
-      .current()
+    search
+      .preload()
       .catch((error: unknown) =>
         logger.error({ err: error }, "loading the catalogue index failed; the first request tries again"),
       );
   }
-  const searches = new SearchQueries(pool, rememberedQueries);
   const app = express();
   app.disable("x-powered-by");
   // Node's own parser: a repeated parameter is an array, nothing else is structured (`tag[]=x`
@@ -99,9 +98,9 @@ export function createApp({
   app.use(requestGuard(accounts));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
-  app.use(servicesRouter(pool, catalogue, searches));
-  app.use(endpointsRouter(catalogue, searches));
-  app.use(exportsRouter(pool, catalogue, searches));
+  app.use(servicesRouter(pool, search));
+  app.use(endpointsRouter(search));
+  app.use(exportsRouter(pool, search));
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
   app.use(docsRouter());

@@ -1,8 +1,6 @@
 import type { Response } from "express";
 import type { Paging } from "../catalogue/paging";
-import type { CatalogueSerialisers } from "../search/catalogue-index";
-import type { QueryReading } from "../search/partial-query";
-import type { Listing } from "../search/service-index";
+import type { CatalogueSerialisers, Listing, QueryReading } from "../search/catalogue-search";
 import { sendJsonParts } from "./responses";
 import { endpointHitJsonParts, queryReadingJson, serviceJson } from "./serialisers";
 

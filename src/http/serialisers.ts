@@ -11,7 +11,7 @@ import type {
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
-import type { QueryReading } from "../search/partial-query";
+import type { QueryReading } from "../search/catalogue-search";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
 

@@ -1,7 +1,8 @@
-import type { EndpointFilters, EndpointSort } from "../catalogue/endpoint-queries";
+import type { EndpointSort } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
+import type { EndpointFilters } from "./filters";
 import { ordinals, pageByKeys } from "./page-order";
 import type { Listing } from "./service-index";
 import { acceptAll, type TextIndex } from "./text-index";

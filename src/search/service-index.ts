@@ -1,7 +1,8 @@
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import type { ServiceFilters, ServiceOrder } from "../catalogue/service-queries";
+import type { ServiceOrder } from "../catalogue/service-queries";
 import { amountOf, compareAmounts } from "./amounts";
+import type { ServiceFilters } from "./filters";
 import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";

@@ -1,13 +1,12 @@
 import { Router } from "express";
-import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
-import type { SearchQueries } from "../../search/search-queries";
+import type { CatalogueSearch } from "../../search/catalogue-search";
 import { sendListing } from "../catalogue-listing";
 import { methodNotAllowed } from "../responses";
 import { endpointListQuery } from "../schemas/endpoints";
 import { parseInput } from "../validation";
 
 /** Endpoint-level search: "find an endpoint that does X". */
-export function endpointsRouter(catalogue: CatalogueIndexStore, searches: SearchQueries): Router {
+export function endpointsRouter(search: CatalogueSearch): Router {
   const router = Router();
   router
     .route("/v1/endpoints")
@@ -24,12 +23,8 @@ export function endpointsRouter(catalogue: CatalogueIndexStore, searches: Search
         verified: query.verified,
         drift: query.drift,
       };
-      const index = await catalogue.current();
-      const now = Date.now();
-      const { answer, reading } = await searches.search(query.q, index.endpoints.text, (text) =>
-        index.endpoints.list(filters, query.sort, paging, text, now),
-      );
-      sendListing(res, index.snapshot, answer, paging, reading);
+      const { snapshot, listing, reading } = await search.findEndpoints(filters, query.sort, paging);
+      sendListing(res, snapshot, listing, paging, reading);
     })
     .all(methodNotAllowed);
   return router;

@@ -1,0 +1,130 @@
+import type { EndpointSort } from "../catalogue/endpoint-queries";
+import type { Paging } from "../catalogue/paging";
+import { type ServiceSort, serviceOrder } from "../catalogue/service-queries";
+import type { SortDirection } from "../catalogue/sql";
+import type { ReadPool } from "../db/read-pool";
+import type { Logger } from "../logging/logger";
+import type { CatalogueSerialisers } from "./catalogue-index";
+import { CatalogueIndexStore } from "./catalogue-index-store";
+import type { EndpointFilters, ServiceFilters } from "./filters";
+import type { QueryReading } from "./partial-query";
+import { SearchQueries } from "./search-queries";
+import type { Listing } from "./service-index";
+
+export type { CatalogueSerialisers } from "./catalogue-index";
+export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./filters";
+export type { QueryReading } from "./partial-query";
+export type { Listing } from "./service-index";
+
+/** A page of a search: its serialised items, the catalogue version it comes from and how q was read. */
+export interface SearchPage {
+  /** The database snapshot the answer was computed on (equal snapshots: equal catalogue). */
+  snapshot: string;
+  listing: Listing;
+  /** How q was read (corrected, partial); undefined without q. */
+  reading: QueryReading | undefined;
+}
+
+/** A service search's order: the sort's own default direction unless `order` is given. */
+export interface ServiceSortChoice {
+  sort?: ServiceSort;
+  order?: SortDirection;
+}
+
+/**
+ * The catalogue search: the only way into the in-memory catalogue for HTTP routes, the CSV export
+ * and any other caller (an MCP tool adapts it). It owns filtering, sorting and paging; q is read
+ * as typed and, when its words match nothing, corrected or partly matched (see SearchQueries).
+ */
+export interface CatalogueSearch {
+  findServices(filters: ServiceFilters, sort: ServiceSortChoice, paging: Paging): Promise<SearchPage>;
+  findEndpoints(
+    filters: EndpointFilters,
+    sort: EndpointSort | undefined,
+    paging: Paging,
+  ): Promise<SearchPage>;
+  /**
+   * The primary row ids of the services a search matches, in its order, from `offset` on (every
+   * match without a limit): what the CSV export reads from the database.
+   */
+  serviceIdsForExport(
+    filters: ServiceFilters,
+    sort: ServiceSortChoice,
+    paging: { offset: number; limit?: number },
+  ): Promise<string[]>;
+}
+
+export interface CatalogueSearchOptions {
+  pool: ReadPool;
+  logger: Logger;
+  serialisers: CatalogueSerialisers;
+  /** See CatalogueIndexOptions.refreshMs. */
+  refreshMs: number;
+  /** How many distinct q texts keep their parsed form (see SearchQueries). */
+  rememberedQueries?: number;
+  /** Called after each newer catalogue is in place. */
+  onLoaded?: () => void;
+}
+
+/** The catalogue search over the in-memory catalogue, kept current from the database. */
+export class InMemoryCatalogueSearch implements CatalogueSearch {
+  private readonly catalogue: CatalogueIndexStore;
+  private readonly queries: SearchQueries;
+
+  constructor({ pool, logger, serialisers, refreshMs, rememberedQueries, onLoaded }: CatalogueSearchOptions) {
+    this.catalogue = new CatalogueIndexStore({ pool, logger, serialisers, refreshMs, onLoaded });
+    this.queries = new SearchQueries(pool, rememberedQueries);
+  }
+
+  /** Loads the catalogue now rather than on the first search. */
+  async preload(): Promise<void> {
+    await this.catalogue.current();
+  }
+
+  /** The catalogue changed (a writer said so): check and reload in the background. */
+  refreshNow(): void {
+    this.catalogue.refreshNow();
+  }
+
+  async findServices(filters: ServiceFilters, sort: ServiceSortChoice, paging: Paging): Promise<SearchPage> {
+    const { index, found, reading } = await this.services(filters, sort, paging);
+    return { snapshot: index.snapshot, listing: index.services.listing(found), reading };
+  }
+
+  async serviceIdsForExport(
+    filters: ServiceFilters,
+    sort: ServiceSortChoice,
+    paging: { offset: number; limit?: number },
+  ): Promise<string[]> {
+    const { index, found } = await this.services(filters, sort, paging);
+    return index.services.ids(found);
+  }
+
+  async findEndpoints(
+    filters: EndpointFilters,
+    sort: EndpointSort | undefined,
+    paging: Paging,
+  ): Promise<SearchPage> {
+    const index = await this.catalogue.current();
+    const now = Date.now();
+    const { answer, reading } = await this.queries.search(filters.q, index.endpoints.text, (text) =>
+      index.endpoints.list(filters, sort, paging, text, now),
+    );
+    return { snapshot: index.snapshot, listing: answer, reading };
+  }
+
+  private async services(
+    filters: ServiceFilters,
+    sort: ServiceSortChoice,
+    paging: { offset: number; limit?: number },
+  ) {
+    const index = await this.catalogue.current();
+    const order = serviceOrder(filters.q, sort.sort, sort.order);
+    const window = { offset: paging.offset, limit: paging.limit ?? index.services.size };
+    const now = Date.now();
+    const { answer: found, reading } = await this.queries.search(filters.q, index.services.text, (text) =>
+      index.services.find(filters, order, window, text, now),
+    );
+    return { index, found, reading };
+  }
+}
