@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import { Accounts } from "../src/accounts/accounts";
 import { createApiKey } from "../src/accounts/api-keys";
-import { refreshAllSearch } from "../src/catalogue/search-index";
+import { refreshAllSearch } from "../src/catalogue/search-documents";
 import { loadConfig } from "../src/config/config";
 import { createReadPool } from "../src/db/read-pool";
 import { type AppDependencies, createApp } from "../src/http/app";

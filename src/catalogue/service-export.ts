@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { isEntryMember } from "./catalogue-entries";
 import { probeRange, windowColumns } from "./probe-stats";
-import { serviceEndpoints, serviceTags } from "./search-index";
+import { serviceEndpoints, serviceTags } from "./search-documents";
 import { shownId } from "./service-queries";
 import { decimalText, volumeText } from "./sql";
 
@@ -48,7 +48,7 @@ const joined = (values: Prisma.Sql): Prisma.Sql =>
   Prisma.sql`nullif(array_to_string(${values}, ${MULTI_VALUE_SEPARATOR}), '')`;
 
 /**
- * These services, in this order (the list's matches, from the catalogue index), as CSV cells for
+ * These services, in this order (the list's matches, from the loaded catalogue), as CSV cells for
  * cursorBatches (it turns the timestamps into ISO text). Numbers come as text, as the CSV writes
  * them, rounded as the JSON rounds them (uptime to 0.01 %, latency to 0.1 ms). What spans an
  * entry's rows (price, networks, sources, probes) is aggregated once for all the rows asked, set

@@ -1,7 +1,7 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
-import { serviceEndpoints, serviceTags } from "./search-index";
+import { serviceEndpoints, serviceTags } from "./search-documents";
 import { decimalText, type SortDirection, volumeText } from "./sql";
 
 export const SERVICE_SORTS = [
@@ -24,7 +24,7 @@ export interface ServiceOrder {
 }
 
 /**
- * The allow-list of sorts: each maps to one SQL key (ranked when the catalogue index loads) and
+ * The allow-list of sorts: each maps to one SQL key (ranked when the in-memory catalogue loads) and
  * the direction people expect by default.
  */
 const SORT_KEYS: Record<ServiceSort, { key: Prisma.Sql; order: SortDirection }> = {

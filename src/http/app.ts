@@ -29,19 +29,19 @@ export interface AppDependencies {
   /** Short-lived cache of answers (API_CACHE_TTL_SECONDS); none when omitted (tests). */
   responseCache?: ResponseCache;
   /**
-   * How often the in-memory catalogue index checks for a newer catalogue (API_INDEX_REFRESH_SECONDS,
+   * How often the in-memory catalogue checks for a newer catalogue (API_INDEX_REFRESH_SECONDS,
    * in ms); 0, the default, checks before every request, so tests read their own writes.
    */
   indexRefreshMs?: number;
   /** How many distinct q texts keep their parsed form (see SearchQueries); the benchmark sets 0. */
   rememberedQueries?: number;
   /**
-   * Load the catalogue index now, not on the first request (which would wait seconds for it on
+   * Load the in-memory catalogue now, not on the first request (which would wait seconds for it on
    * a large catalogue): the product does; tests and the benchmark load on demand.
    */
   preloadIndex?: boolean;
   /**
-   * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the index checks
+   * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the search checks
    * at once instead of at its next periodic check, which stays the fallback.
    */
   catalogueChanges?: Pick<Listener, "subscribe">;

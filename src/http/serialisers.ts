@@ -144,7 +144,7 @@ export function historyJson(record: HistoryRecord) {
 
 /**
  * An endpoint search item, split around `verified` (a valid challenge within 24 hours: it depends
- * on when the request comes, so the catalogue index inserts it per request into text built once).
+ * on when the request comes, so the loaded catalogue inserts it per request into text built once).
  */
 export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: string } {
   const head = JSON.stringify({

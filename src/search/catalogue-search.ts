@@ -4,17 +4,17 @@ import { type ServiceSort, serviceOrder } from "../catalogue/service-queries";
 import type { SortDirection } from "../catalogue/sql";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
-import type { CatalogueSerialisers } from "./catalogue-index";
-import { CatalogueIndexStore } from "./catalogue-index-store";
+import { CurrentCatalogue } from "./current-catalogue";
 import type { EndpointFilters, ServiceFilters } from "./filters";
+import type { CatalogueSerialisers, LoadedCatalogue } from "./loaded-catalogue";
 import type { QueryReading } from "./partial-query";
-import { SearchQueries } from "./search-queries";
-import type { Listing } from "./service-index";
+import { type SearchAnswer, SearchQueries } from "./search-queries";
+import type { Found, Listing } from "./service-table";
 
-export type { CatalogueSerialisers } from "./catalogue-index";
 export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./filters";
+export type { CatalogueSerialisers } from "./loaded-catalogue";
 export type { QueryReading } from "./partial-query";
-export type { Listing } from "./service-index";
+export type { Listing } from "./service-table";
 
 /** A page of a search: its serialised items, the catalogue version it comes from and how q was read. */
 export interface SearchPage {
@@ -58,7 +58,7 @@ export interface CatalogueSearchOptions {
   pool: ReadPool;
   logger: Logger;
   serialisers: CatalogueSerialisers;
-  /** See CatalogueIndexOptions.refreshMs. */
+  /** See CurrentCatalogueOptions.refreshMs. */
   refreshMs: number;
   /** How many distinct q texts keep their parsed form (see SearchQueries). */
   rememberedQueries?: number;
@@ -68,11 +68,11 @@ export interface CatalogueSearchOptions {
 
 /** The catalogue search over the in-memory catalogue, kept current from the database. */
 export class InMemoryCatalogueSearch implements CatalogueSearch {
-  private readonly catalogue: CatalogueIndexStore;
+  private readonly catalogue: CurrentCatalogue;
   private readonly queries: SearchQueries;
 
   constructor({ pool, logger, serialisers, refreshMs, rememberedQueries, onLoaded }: CatalogueSearchOptions) {
-    this.catalogue = new CatalogueIndexStore({ pool, logger, serialisers, refreshMs, onLoaded });
+    this.catalogue = new CurrentCatalogue({ pool, logger, serialisers, refreshMs, onLoaded });
     this.queries = new SearchQueries(pool, rememberedQueries);
   }
 
@@ -87,8 +87,9 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
   }
 
   async findServices(filters: ServiceFilters, sort: ServiceSortChoice, paging: Paging): Promise<SearchPage> {
-    const { index, found, reading } = await this.services(filters, sort, paging);
-    return { snapshot: index.snapshot, listing: index.services.listing(found), reading };
+    const index = await this.catalogue.current();
+    const { answer, reading } = await this.searchServices(index, filters, sort, paging);
+    return { snapshot: index.snapshot, listing: index.services.listing(answer), reading };
   }
 
   async serviceIdsForExport(
@@ -96,8 +97,9 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     sort: ServiceSortChoice,
     paging: { offset: number; limit?: number },
   ): Promise<string[]> {
-    const { index, found } = await this.services(filters, sort, paging);
-    return index.services.ids(found);
+    const index = await this.catalogue.current();
+    const { answer } = await this.searchServices(index, filters, sort, paging);
+    return index.services.ids(answer);
   }
 
   async findEndpoints(
@@ -113,18 +115,17 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     return { snapshot: index.snapshot, listing: answer, reading };
   }
 
-  private async services(
+  private searchServices(
+    index: LoadedCatalogue,
     filters: ServiceFilters,
     sort: ServiceSortChoice,
     paging: { offset: number; limit?: number },
-  ) {
-    const index = await this.catalogue.current();
+  ): Promise<SearchAnswer<Found>> {
     const order = serviceOrder(filters.q, sort.sort, sort.order);
     const window = { offset: paging.offset, limit: paging.limit ?? index.services.size };
     const now = Date.now();
-    const { answer: found, reading } = await this.queries.search(filters.q, index.services.text, (text) =>
+    return this.queries.search(filters.q, index.services.text, (text) =>
       index.services.find(filters, order, window, text, now),
     );
-    return { index, found, reading };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What a search can ask for besides its words: the filters of the service and endpoint searches.
  * A new filter is declared here and checked where its index answers it (service-columns.ts or
- * service-index.ts for services, endpoint-index.ts for endpoints); the HTTP query schemas map
+ * service-table.ts for services, endpoint-table.ts for endpoints); the HTTP query schemas map
  * their parameters onto these fields.
  */
 

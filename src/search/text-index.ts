@@ -21,7 +21,7 @@ import { queryTerms, type TsQuery } from "./tsquery";
 
 /**
  * Full-text matching and ranking over documents held in memory, with the semantics of Postgres's
- * `document @@ query` and `ts_rank(document, query, 32)`, so the in-memory index ranks as the SQL
+ * `document @@ query` and `ts_rank(document, query, 32)`, so the text index ranks as the SQL
  * did. This file chooses the path of a search; the jobs live beside it: postings and bitsets
  * (text-postings.ts), matching any tsquery (text-matching.ts), ranking (text-ranking.ts).
  */

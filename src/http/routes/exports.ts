@@ -15,7 +15,7 @@ import { parseInput } from "../validation";
 import { notFound, serviceFilters } from "./services";
 
 /**
- * CSV downloads for analysts: the list's filters and sort without paging (the catalogue index
+ * CSV downloads for analysts: the list's filters and sort without paging (the loaded catalogue
  * chooses the services, a database cursor streams their rows), and the history.
  */
 export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {

@@ -84,7 +84,7 @@ function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
 /** Filters whose lists hold at most 1 entry in SELECTIVE narrow a search before its words do. */
 const SELECTIVE = 8;
 
-export class ServiceIndex {
+export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
   /** Each entry's place in id order: the tie-break, as an integer. */
