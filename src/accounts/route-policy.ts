@@ -12,6 +12,8 @@ export interface RoutePolicy {
   access: "public" | "protected";
   /** The scope a key needs here; none: any valid key. */
   scope?: Scope;
+  /** The scope methods other than GET and HEAD need instead (billing: read vs. write). */
+  writeScope?: Scope;
 }
 
 const CATALOGUE: RoutePolicy = { group: "catalogue", access: "public", scope: "catalogue:read" };
@@ -30,11 +32,24 @@ const POLICIES: Record<string, RoutePolicy> = {
   "history.csv": EXPORTS,
   "api-keys": { group: "keys", access: "protected", scope: "keys:write" },
   usage: { group: "usage", access: "protected", scope: "billing:read" },
+  "payment-orders": {
+    group: "billing",
+    access: "protected",
+    scope: "billing:read",
+    writeScope: "billing:write",
+  },
+  events: CATALOGUE,
+  "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
 };
 
-export function routePolicy(path: string): RoutePolicy {
+const READ_METHODS = new Set(["GET", "HEAD"]);
+
+export function routePolicy(path: string, method = "GET"): RoutePolicy {
+  // The MCP tools read the catalogue: a key sent there needs what the REST catalogue routes need.
+  if (path === "/mcp") return CATALOGUE;
   if (!path.startsWith("/v1/")) return OTHER;
   const end = path.indexOf("/", 4);
   const segment = path.slice(4, end === -1 ? undefined : end);
-  return Object.hasOwn(POLICIES, segment) ? (POLICIES[segment] as RoutePolicy) : OTHER;
+  const policy = Object.hasOwn(POLICIES, segment) ? (POLICIES[segment] as RoutePolicy) : OTHER;
+  return policy.writeScope && !READ_METHODS.has(method) ? { ...policy, scope: policy.writeScope } : policy;
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../db/prisma-client";
+import { emitEvents } from "../events/emit";
 import type { CrawlStatus, SourceKind } from "../generated/prisma/enums";
 
 export interface CrawlCounts {
@@ -66,9 +67,26 @@ export async function finishCrawlRun(
   message: string | null,
 ): Promise<void> {
   const finishedAt = new Date();
-  await db.crawlRun.update({
-    where: { id: runId },
-    data: { ...counts, status, message, finishedAt, durationMs: finishedAt.getTime() - startedAt.getTime() },
+  await db.$transaction(async (tx) => {
+    const run = await tx.crawlRun.update({
+      where: { id: runId },
+      data: {
+        ...counts,
+        status,
+        message,
+        finishedAt,
+        durationMs: finishedAt.getTime() - startedAt.getTime(),
+      },
+      select: { source: { select: { kind: true } } },
+    });
+    // completed and partial runs completed; failed and aborted ones failed (message says why).
+    const failed = status === "failed" || status === "aborted";
+    await emitEvents(tx, [
+      {
+        type: failed ? "crawl.failed" : "crawl.completed",
+        data: { crawl_run_id: runId, source: run.source.kind, status, error: failed ? message : null },
+      },
+    ]);
   });
 }
 

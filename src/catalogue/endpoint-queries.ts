@@ -1,5 +1,7 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
+import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
 import { driftOf, type EndpointDrift, latestDriftJson } from "./probe-stats";
 import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 import { shownId } from "./service-queries";
@@ -19,6 +21,8 @@ export interface EndpointHit {
   paymentOptions: PaymentOptionRecord[];
   lastProbe: { at: Date; statusCode: number | null; outcome: string; error: string | null } | null;
   drift: EndpointDrift | null;
+  payability: EndpointPayability;
+  call: PublishedCall | null;
 }
 
 export interface ListedEndpoint extends EndpointHit {
@@ -29,18 +33,28 @@ export interface ListedEndpoint extends EndpointHit {
   document: string | null;
 }
 
+/** Columns read to derive the hit's payability and call description. */
+interface VerdictColumns {
+  lastProbeStatus: number | null;
+  listingCall: CallDescription | null;
+  liveCall: CallDescription | null;
+}
+
 /**
  * Every endpoint of a listed service row (a delisted service cannot be called), in the endpoint
  * search's default order: the busiest services' endpoints first (the services list's default),
  * each service's in page order, ties by id so paging is stable.
  */
 export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> {
-  type Row = Omit<ListedEndpoint, "paymentOptions" | "drift"> & { drift: Parameters<typeof driftOf>[0] };
+  type Row = Omit<ListedEndpoint, "paymentOptions" | "drift" | "payability" | "call"> &
+    VerdictColumns & { drift: Parameters<typeof driftOf>[0] };
   const rows = await queryRows<Row>(
     db,
     Prisma.sql`
       SELECT e.id::text, ${shownId("s")}::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
+        e.last_probe_status AS "lastProbeStatus", e.call_description AS "listingCall",
+        e.probe_call_description AS "liveCall",
         d.document::text AS document,
         CASE WHEN lp.probed_at IS NOT NULL THEN json_build_object('at', lp.probed_at, 'statusCode', lp.status_code,
           'outcome', lp.outcome, 'error', lp.error) END AS "lastProbe",
@@ -54,10 +68,15 @@ export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> 
       ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`,
   );
   const options = await allPaymentOptions(db);
-  return rows.map((row) => ({
-    ...row,
-    lastProbe: row.lastProbe && { ...row.lastProbe, at: new Date(row.lastProbe.at) },
-    drift: driftOf(row.drift),
-    paymentOptions: options.get(row.id) ?? [],
-  }));
+  return rows.map(({ lastProbeStatus, listingCall, liveCall, ...row }) => {
+    const paymentOptions = options.get(row.id) ?? [];
+    return {
+      ...row,
+      lastProbe: row.lastProbe && { ...row.lastProbe, at: new Date(row.lastProbe.at) },
+      drift: driftOf(row.drift),
+      paymentOptions,
+      payability: judgeEndpoint(paymentOptions, lastProbeStatus),
+      call: chooseCall(listingCall, liveCall),
+    };
+  });
 }

@@ -1,6 +1,7 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { entryOf } from "./catalogue-entries";
+import { latestDriftJson } from "./probe-stats";
 import { decimalText } from "./sql";
 
 /**
@@ -15,6 +16,8 @@ export interface EntryFacets {
   tags: string[];
   methods: string[];
   lastVerifiedAt: Date | null;
+  /** Some endpoint's latest live challenge differed from its listing (what /v1/endpoints shows as drift). */
+  drift: boolean;
   sourceKinds: string[];
   /** Base URLs without trailing slashes. */
   sourceUrls: string[];
@@ -36,6 +39,7 @@ const emptyFacets = (): EntryFacets => ({
   tags: [],
   methods: [],
   lastVerifiedAt: null,
+  drift: false,
   sourceKinds: [],
   sourceUrls: [],
   paymentOptions: [],
@@ -49,10 +53,16 @@ export async function allEntryFacets(db: Queryable): Promise<Map<string, EntryFa
     Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT t.tag) AS tags
         FROM services m JOIN service_tags t ON t.service_id = m.id GROUP BY 1`,
   );
-  const endpoints = await queryRows<{ entry: string; methods: string[]; lastVerifiedAt: Date | null }>(
+  const endpoints = await queryRows<{
+    entry: string;
+    methods: string[];
+    lastVerifiedAt: Date | null;
+    drift: boolean;
+  }>(
     db,
     Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT e.method) AS methods,
-          max(e.last_verified_at) AS "lastVerifiedAt"
+          max(e.last_verified_at) AS "lastVerifiedAt",
+          bool_or(${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL) AS drift
         FROM services m JOIN endpoints e ON e.service_id = m.id GROUP BY 1`,
   );
   const sources = await queryRows<{ entry: string; kinds: string[]; urls: string[] }>(
@@ -81,7 +91,11 @@ export async function allEntryFacets(db: Queryable): Promise<Map<string, EntryFa
   };
   for (const row of tags) of(row.entry).tags = row.tags;
   for (const row of endpoints)
-    Object.assign(of(row.entry), { methods: row.methods, lastVerifiedAt: row.lastVerifiedAt });
+    Object.assign(of(row.entry), {
+      methods: row.methods,
+      lastVerifiedAt: row.lastVerifiedAt,
+      drift: row.drift,
+    });
   for (const row of sources) Object.assign(of(row.entry), { sourceKinds: row.kinds, sourceUrls: row.urls });
   for (const { entry, ...option } of options) of(entry).paymentOptions.push(option);
   return facets;

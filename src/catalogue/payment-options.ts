@@ -74,18 +74,21 @@ export async function replaceListingPaymentOptions(
   const col = <T>(pick: (o: PaymentOption) => T) => rows.map((r) => pick(r.option));
   await tx.$executeRaw`
     INSERT INTO payment_options (id, endpoint_id, origin, source_id, position, scheme, network, network_name,
-      asset, asset_symbol, amount_atomic, price_usdc, pay_to, max_timeout_seconds, warnings, observed_at, updated_at)
+      asset, asset_symbol, amount_atomic, price_usdc, pay_to, max_timeout_seconds, warnings, payable,
+      unpayable_reasons, observed_at, updated_at)
     SELECT gen_random_uuid(), e.id, 'listing', ${sourceId}::uuid, n.position, n.scheme, n.network, n.network_name,
       n.asset, n.asset_symbol, n.amount_atomic, n.price_usdc, n.pay_to, n.max_timeout_seconds,
-      ARRAY(SELECT jsonb_array_elements_text(n.warnings::jsonb)), n.observed_at, now()
+      ARRAY(SELECT jsonb_array_elements_text(n.warnings::jsonb)), n.payable,
+      ARRAY(SELECT jsonb_array_elements_text(n.unpayable_reasons::jsonb)), n.observed_at, now()
     FROM unnest(
       ${rows.map((r) => r.serviceId)}::uuid[], ${rows.map((r) => r.method)}::text[], ${rows.map((r) => r.url)}::text[],
       ${rows.map((r) => r.position)}::int[], ${col((o) => o.scheme)}::text[], ${col((o) => o.network)}::text[],
       ${col((o) => o.network_name)}::text[], ${col((o) => o.asset)}::text[], ${col((o) => o.asset_symbol)}::text[],
       ${col((o) => o.amount_atomic)}::numeric[], ${col((o) => o.price_usdc)}::numeric[], ${col((o) => o.pay_to)}::text[],
       ${col((o) => o.max_timeout_seconds)}::int[], ${col((o) => JSON.stringify(o.warnings))}::text[],
+      ${col((o) => o.payable)}::boolean[], ${col((o) => JSON.stringify(o.unpayable_reasons))}::text[],
       ${rows.map((r) => r.observedAt)}::timestamptz[]
     ) AS n(service_id, method, url, position, scheme, network, network_name, asset, asset_symbol, amount_atomic,
-           price_usdc, pay_to, max_timeout_seconds, warnings, observed_at)
+           price_usdc, pay_to, max_timeout_seconds, warnings, payable, unpayable_reasons, observed_at)
     JOIN endpoints e ON e.service_id = n.service_id AND e.method = n.method AND e.url = n.url`;
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../db/prisma-client";
+import { emitEvents } from "../events/emit";
 import type { PaymentDrift, PaymentOption } from "../payments/types";
 import type { ProbeResult } from "../probe/probe-endpoint";
 import { storablePaymentOption } from "./payment-options";
@@ -35,7 +36,8 @@ export async function loadProbeTarget(db: Database, endpointId: string): Promise
             'scheme', po.scheme, 'network', po.network, 'network_name', po.network_name, 'asset', po.asset,
             'asset_symbol', po.asset_symbol, 'amount_atomic', po.amount_atomic::text,
             'price_usdc', trim_scale(po.price_usdc)::text, 'pay_to', po.pay_to,
-            'max_timeout_seconds', po.max_timeout_seconds, 'warnings', to_jsonb(po.warnings))
+            'max_timeout_seconds', po.max_timeout_seconds, 'warnings', to_jsonb(po.warnings),
+            'payable', coalesce(po.payable, false), 'unpayable_reasons', to_jsonb(po.unpayable_reasons))
           ORDER BY po.source_id, po.position)
         FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'listing'
       ), '[]'::jsonb) AS "listingOptions"
@@ -66,11 +68,19 @@ function replacesOptions(result: ProbeResult): boolean {
 
 const jsonOrNull = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
+interface EndpointVerdict {
+  service_id: string;
+  method: string;
+  url: string;
+  outcome: string | null;
+}
+
 /**
- * Stores one probe atomically (one statement): its history row, the endpoint's last-probe columns
- * (lastVerifiedAt only for a valid challenge) and its probe-origin payment options. The summary
- * moves only forward in time, so a slow probe finishing after a newer one cannot overwrite it;
- * the endpoint row is locked, so a crawl deleting it meanwhile waits or wins cleanly.
+ * Stores one probe atomically (one transaction): its history row, the endpoint's last-probe columns
+ * (lastVerifiedAt only for a valid challenge) and its probe-origin payment options, and an
+ * endpoint.verification_changed event when the newest probe's outcome differs from the one before.
+ * The summary moves only forward in time, so a slow probe finishing after a newer one cannot
+ * overwrite it; the endpoint row is locked, so a crawl deleting it meanwhile waits or wins cleanly.
  */
 export async function recordProbe(db: Database, record: ProbeRecord): Promise<RecordOutcome> {
   const { result, probedAt, endpointId } = record;
@@ -78,42 +88,69 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
     .map(storablePaymentOption)
     .map((option, position) => ({ ...option, position }));
   const replace = replacesOptions(result);
-  // Sibling data-modifying CTEs share one snapshot: the DELETE sees only the old probe options.
-  const rows = await db.$queryRaw<{ outcome: RecordOutcome }[]>`
-    WITH target AS (
-      SELECT id, last_probed_at IS NULL OR last_probed_at < ${probedAt}::timestamptz AS newest
-      FROM endpoints WHERE id = ${endpointId}::uuid FOR UPDATE
-    ), probe AS (
-      INSERT INTO endpoint_probes (endpoint_id, probed_at, outcome, status_code, latency_ms, challenge_valid,
-        x402_version, error, options, drift)
-      SELECT id, ${probedAt}::timestamptz, ${result.outcome}, ${result.statusCode}::int, ${result.latencyMs}::float8,
-        ${result.challengeValid}, ${result.x402Version}::int, ${result.error},
-        ${result.outcome === "challenge" ? JSON.stringify(result.options) : null}::jsonb, ${jsonOrNull(record.drift)}::jsonb
-      FROM target
-    ), summary AS (
-      UPDATE endpoints e SET
-        last_probed_at = CASE WHEN t.newest THEN ${probedAt}::timestamptz ELSE e.last_probed_at END,
-        last_probe_status = CASE WHEN t.newest THEN ${result.statusCode}::int ELSE e.last_probe_status END,
-        -- An older probe may still be the latest proof of a valid challenge.
-        last_verified_at = CASE
-          WHEN ${result.challengeValid} AND (e.last_verified_at IS NULL OR e.last_verified_at < ${probedAt}::timestamptz)
-          THEN ${probedAt}::timestamptz ELSE e.last_verified_at END,
-        updated_at = now()
-      FROM target t WHERE e.id = t.id
-    ), removed AS (
-      DELETE FROM payment_options po USING target t
-      WHERE ${replace} AND t.newest AND po.endpoint_id = t.id AND po.origin = 'probe'
-    ), added AS (
-      INSERT INTO payment_options (id, endpoint_id, origin, source_id, position, scheme, network, network_name, asset,
-        asset_symbol, amount_atomic, price_usdc, pay_to, max_timeout_seconds, warnings, observed_at, updated_at)
-      SELECT gen_random_uuid(), t.id, 'probe', NULL, o.position, o.scheme, o.network, o.network_name, o.asset,
-        o.asset_symbol, o.amount_atomic, o.price_usdc, o.pay_to, o.max_timeout_seconds,
-        ARRAY(SELECT jsonb_array_elements_text(o.warnings)), ${probedAt}::timestamptz, now()
-      FROM target t, jsonb_to_recordset(${JSON.stringify(options)}::jsonb) AS o(position int, scheme text,
-        network text, network_name text, asset text, asset_symbol text, amount_atomic numeric, price_usdc numeric,
-        pay_to text, max_timeout_seconds int, warnings jsonb)
-      WHERE ${replace} AND t.newest
-    )
-    SELECT CASE WHEN newest THEN 'recorded' ELSE 'stale' END AS outcome FROM target`;
-  return rows[0]?.outcome ?? "gone";
+  return db.$transaction(async (tx) => {
+    const [before] = await tx.$queryRaw<EndpointVerdict[]>`
+      SELECT e.service_id::text, e.method, e.url,
+             (SELECT p.outcome FROM endpoint_probes p WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 1) AS outcome
+      FROM endpoints e WHERE e.id = ${endpointId}::uuid FOR UPDATE`;
+    // Sibling data-modifying CTEs share one snapshot: the DELETE sees only the old probe options.
+    const rows = await tx.$queryRaw<{ outcome: RecordOutcome }[]>`
+      WITH target AS (
+        SELECT id, last_probed_at IS NULL OR last_probed_at < ${probedAt}::timestamptz AS newest
+        FROM endpoints WHERE id = ${endpointId}::uuid FOR UPDATE
+      ), probe AS (
+        INSERT INTO endpoint_probes (endpoint_id, probed_at, outcome, status_code, latency_ms, challenge_valid,
+          x402_version, error, options, drift)
+        SELECT id, ${probedAt}::timestamptz, ${result.outcome}, ${result.statusCode}::int, ${result.latencyMs}::float8,
+          ${result.challengeValid}, ${result.x402Version}::int, ${result.error},
+          ${result.outcome === "challenge" ? JSON.stringify(result.options) : null}::jsonb, ${jsonOrNull(record.drift)}::jsonb
+        FROM target
+      ), summary AS (
+        UPDATE endpoints e SET
+          last_probed_at = CASE WHEN t.newest THEN ${probedAt}::timestamptz ELSE e.last_probed_at END,
+          last_probe_status = CASE WHEN t.newest THEN ${result.statusCode}::int ELSE e.last_probe_status END,
+          -- An older probe may still be the latest proof of a valid challenge.
+          last_verified_at = CASE
+            WHEN ${result.challengeValid} AND (e.last_verified_at IS NULL OR e.last_verified_at < ${probedAt}::timestamptz)
+            THEN ${probedAt}::timestamptz ELSE e.last_verified_at END,
+          -- Like the probe options: replaced by the newest answer that said anything about payment.
+          probe_call_description = CASE WHEN t.newest AND ${replace}
+            THEN ${result.call === null ? null : JSON.stringify(result.call)}::jsonb ELSE e.probe_call_description END,
+          updated_at = now()
+        FROM target t WHERE e.id = t.id
+      ), removed AS (
+        DELETE FROM payment_options po USING target t
+        WHERE ${replace} AND t.newest AND po.endpoint_id = t.id AND po.origin = 'probe'
+      ), added AS (
+        INSERT INTO payment_options (id, endpoint_id, origin, source_id, position, scheme, network, network_name, asset,
+          asset_symbol, amount_atomic, price_usdc, pay_to, max_timeout_seconds, warnings, payable, unpayable_reasons,
+          observed_at, updated_at)
+        SELECT gen_random_uuid(), t.id, 'probe', NULL, o.position, o.scheme, o.network, o.network_name, o.asset,
+          o.asset_symbol, o.amount_atomic, o.price_usdc, o.pay_to, o.max_timeout_seconds,
+          ARRAY(SELECT jsonb_array_elements_text(o.warnings)), o.payable,
+          ARRAY(SELECT jsonb_array_elements_text(o.unpayable_reasons)), ${probedAt}::timestamptz, now()
+        FROM target t, jsonb_to_recordset(${JSON.stringify(options)}::jsonb) AS o(position int, scheme text,
+          network text, network_name text, asset text, asset_symbol text, amount_atomic numeric, price_usdc numeric,
+          pay_to text, max_timeout_seconds int, warnings jsonb, payable boolean, unpayable_reasons jsonb)
+        WHERE ${replace} AND t.newest
+      )
+      SELECT CASE WHEN newest THEN 'recorded' ELSE 'stale' END AS outcome FROM target`;
+    const outcome = rows[0]?.outcome ?? "gone";
+    // The verdict flipped: the newest probe's outcome differs from the one before it.
+    if (outcome === "recorded" && before?.outcome && before.outcome !== result.outcome) {
+      await emitEvents(tx, [
+        {
+          type: "endpoint.verification_changed",
+          serviceId: before.service_id,
+          data: {
+            service_id: before.service_id,
+            endpoint: { id: endpointId, method: before.method, url: before.url },
+            old_outcome: before.outcome,
+            new_outcome: result.outcome,
+          },
+        },
+      ]);
+    }
+    return outcome;
+  });
 }

@@ -1,6 +1,10 @@
 import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import type { SelfReported } from "../normalise/self-reported";
+import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
+import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
 import { isEntryMember } from "./catalogue-entries";
+import { type EndpointEvidence, endpointEvidence, payToSharedWith } from "./endpoint-evidence";
 import {
   driftOf,
   type EndpointDrift,
@@ -27,6 +31,7 @@ export interface PaymentOptionRecord {
   source: string | null;
   /** That source's page of the service (the listing row's detail URL); null for what a probe saw. */
   sourceUrl: string | null;
+  sourceKind: "html_directory" | "bazaar" | null;
   scheme: string | null;
   network: string | null;
   networkName: string | null;
@@ -37,6 +42,9 @@ export interface PaymentOptionRecord {
   payTo: string | null;
   maxTimeoutSeconds: number | null;
   warnings: string[];
+  /** Null for an option stored before payability verdicts existed. */
+  payable: boolean | null;
+  unpayableReasons: string[];
   observedAt: Date;
 }
 
@@ -46,6 +54,12 @@ export interface EndpointDetail {
   description: string | null;
   paymentOptions: PaymentOptionRecord[];
   probe: ProbeSummary;
+  payability: EndpointPayability;
+  /** How to call it, where published; null otherwise. */
+  call: PublishedCall | null;
+  /** What a feed says about it on its seller's behalf; null when none did. */
+  selfReported: SelfReported | null;
+  evidence: EndpointEvidence;
   drift: EndpointDrift | null;
 }
 
@@ -76,6 +90,7 @@ const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
     Prisma.sql`CASE WHEN po.origin = 'listing' THEN (SELECT os.detail_url FROM endpoints oe
       JOIN services os ON os.id = oe.service_id WHERE oe.id = po.endpoint_id) END`,
   ],
+  ["sourceKind", Prisma.sql`src.kind::text`],
   ["scheme", Prisma.sql`po.scheme`],
   ["network", Prisma.sql`po.network`],
   ["networkName", Prisma.sql`po.network_name`],
@@ -86,6 +101,8 @@ const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
   ["payTo", Prisma.sql`po.pay_to`],
   ["maxTimeoutSeconds", Prisma.sql`po.max_timeout_seconds`],
   ["warnings", Prisma.sql`po.warnings`],
+  ["payable", Prisma.sql`po.payable`],
+  ["unpayableReasons", Prisma.sql`po.unpayable_reasons`],
   ["observedAt", Prisma.sql`po.observed_at`],
 ];
 
@@ -137,6 +154,11 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
       ["method", Prisma.sql`e.method`],
       ["url", Prisma.sql`e.url`],
       ["description", Prisma.sql`e.description`],
+      ["listingCall", Prisma.sql`e.call_description`],
+      ["liveCall", Prisma.sql`e.probe_call_description`],
+      ["selfReported", Prisma.sql`e.self_reported`],
+      ["listedSince", Prisma.sql`m.first_seen_at`],
+      ["payToSharedWith", payToSharedWith("e", "m")],
       [
         "paymentOptions",
         jsonArray(
@@ -162,6 +184,11 @@ interface EndpointJson {
   method: string;
   url: string;
   description: string | null;
+  listingCall: CallDescription | null;
+  liveCall: CallDescription | null;
+  selfReported: SelfReported | null;
+  listedSince: string;
+  payToSharedWith: number | null;
   paymentOptions: OptionJson[];
   probe: ProbeJson;
   drift: Parameters<typeof driftOf>[0];
@@ -183,7 +210,7 @@ const optionOf = (json: OptionJson): PaymentOptionRecord => ({
  * description and probe, with the payment options of both (each option names its source).
  */
 function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
-  const byKey = new Map<string, EndpointDetail>();
+  const byKey = new Map<string, Omit<EndpointDetail, "payability">>();
   for (const row of rows) {
     const key = `${row.method} ${row.url}`;
     const options = row.paymentOptions.map(optionOf);
@@ -191,19 +218,29 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
     if (found) {
       found.paymentOptions.push(...options);
       found.description ??= row.description;
+      found.call ??= chooseCall(row.listingCall, row.liveCall);
+      found.selfReported ??= row.selfReported;
     } else {
       const { method, url, description } = row;
+      const probe = probeSummaryOf(row.probe, asOf);
       byKey.set(key, {
         method,
         url,
         description,
         paymentOptions: options,
-        probe: probeSummaryOf(row.probe, asOf),
+        probe,
+        call: chooseCall(row.listingCall, row.liveCall),
+        selfReported: row.selfReported,
+        evidence: endpointEvidence(row.payToSharedWith, probe, new Date(row.listedSince), asOf),
         drift: driftOf(row.drift),
       });
     }
   }
-  return [...byKey.values()];
+  // Judged once every source's options are gathered: the verdict weighs them all.
+  return [...byKey.values()].map((endpoint) => ({
+    ...endpoint,
+    payability: judgeEndpoint(endpoint.paymentOptions, endpoint.probe.lastProbe?.statusCode ?? null),
+  }));
 }
 
 /** Built once: the text is large, and only the row id ($1) and the end of probe windows ($2) vary. */

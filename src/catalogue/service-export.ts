@@ -35,6 +35,7 @@ export const SERVICE_EXPORT_COLUMNS = [
   "probe_uptime_pct_30d",
   "probe_p50_ms_30d",
   "probe_p99_ms_30d",
+  "payable_endpoints",
 ] as const;
 
 /**
@@ -54,8 +55,10 @@ const joined = (values: Prisma.Sql): Prisma.Sql =>
  * entry's rows (price, networks, sources, probes) is aggregated once for all the rows asked, set
  * by set (a subquery per row made 100,000 rows several times slower); the definitions are the
  * detail's: probes of the endpoints the entry shows (one per method and URL), 30-day window.
+ * `payableEndpoints` (the index's payability counts, in the order of `ids`) is a column of its own:
+ * the verdict is computed in TypeScript, not in SQL.
  */
-export function serviceExportQuery(ids: string[]): Prisma.Sql {
+export function serviceExportQuery(ids: string[], payableEndpoints: number[]): Prisma.Sql {
   const now = Prisma.sql`now()`;
   const attempted = Prisma.sql`nullif(pr.attempted_30d, 0)`;
   return Prisma.sql`
@@ -98,9 +101,10 @@ export function serviceExportQuery(ids: string[]): Prisma.Sql {
       coalesce(v.at > now() - interval '24 hours', false)::text,
       ${decimalText(Prisma.sql`round(100.0 * pr.up_30d / ${attempted}, 2)`)},
       ${decimalText(Prisma.sql`round(pr.p50_30d::numeric, 1)`)},
-      ${decimalText(Prisma.sql`round(pr.p99_30d::numeric, 1)`)}
+      ${decimalText(Prisma.sql`round(pr.p99_30d::numeric, 1)`)},
+      c.payable::text
     -- The rows themselves are read as before the aggregates existed (the plan streams as it did).
-    FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS c(id, ord)
+    FROM unnest(${ids}::uuid[], ${payableEndpoints}::int[]) WITH ORDINALITY AS c(id, payable, ord)
     JOIN services s ON s.id = c.id
     LEFT JOIN service_search r ON r.service_id = s.id
     LEFT JOIN options o ON o.entry = c.id

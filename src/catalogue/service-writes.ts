@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/prisma-client";
+import { catalogueChangeEvents, serviceRef, serviceStates } from "../events/catalogue-events";
+import { emitEvents } from "../events/emit";
 import type { Prisma } from "../generated/prisma/client";
 import type { ServiceStatus } from "../generated/prisma/enums";
 import type { NormalisedService, NormalisedStats } from "../normalise/service";
@@ -54,6 +56,8 @@ export async function saveServices(
   if (writes.length === 0) return new Map();
   return db.$transaction(
     async (tx) => {
+      const urls = writes.map((w) => w.detailUrl);
+      const before = await serviceStates(tx, sourceId, urls);
       const ids = await upsertServiceRows(tx, sourceId, writes);
       const rows = writes.map((w) => ({ write: w, id: ids.get(w.detailUrl)! }));
       await replaceEndpoints(tx, rows);
@@ -66,6 +70,8 @@ export async function saveServices(
         sourceId,
         writes.flatMap((w) => (w.page ? [w.page] : [])),
       );
+      // The outbox: what this batch changed, committed with it (src/events).
+      await emitEvents(tx, catalogueChangeEvents(before, await serviceStates(tx, sourceId, urls)));
       return ids;
     },
     { timeout: 60_000 },
@@ -136,14 +142,19 @@ async function replaceEndpoints(tx: Transaction, rows: Row[]): Promise<void> {
         WHERE k.service_id = e.service_id AND k.method = e.method AND k.url = e.url)`;
   if (flat.length === 0) return;
   await tx.$executeRaw`
-    INSERT INTO endpoints (id, service_id, position, method, url, description, updated_at)
-    SELECT n.id, n.service_id, n.position, n.method, n.url, n.description, now()
+    INSERT INTO endpoints (id, service_id, position, method, url, description, call_description, self_reported,
+      updated_at)
+    SELECT n.id, n.service_id, n.position, n.method, n.url, n.description, n.call_description::jsonb,
+      n.self_reported::jsonb, now()
     FROM unnest(${flat.map(() => randomUUID())}::uuid[], ${flat.map((f) => f.serviceId)}::uuid[],
                 ${flat.map((f) => f.position)}::int[], ${flat.map((f) => f.method)}::text[],
-                ${flat.map((f) => f.url)}::text[], ${flat.map((f) => f.description)}::text[])
-      AS n(id, service_id, position, method, url, description)
+                ${flat.map((f) => f.url)}::text[], ${flat.map((f) => f.description)}::text[],
+                ${flat.map((f) => (f.call ? JSON.stringify(f.call) : null))}::text[],
+                ${flat.map((f) => (f.selfReported ? JSON.stringify(f.selfReported) : null))}::text[])
+      AS n(id, service_id, position, method, url, description, call_description, self_reported)
     ON CONFLICT (service_id, method, url) DO UPDATE SET
-      position = EXCLUDED.position, description = EXCLUDED.description, updated_at = now()`;
+      position = EXCLUDED.position, description = EXCLUDED.description,
+      call_description = EXCLUDED.call_description, self_reported = EXCLUDED.self_reported, updated_at = now()`;
 }
 
 async function replaceTags(tx: Transaction, rows: Row[]): Promise<void> {
@@ -250,6 +261,10 @@ export async function saveListingOnlyService(
       select: { id: true },
     });
     await refreshServiceSearch(tx, [created.id]);
+    await emitEvents(
+      tx,
+      catalogueChangeEvents(new Map(), await serviceStates(tx, input.sourceId, [input.detailUrl])),
+    );
     return created;
   });
   return { id: row.id, created: true };
@@ -268,7 +283,10 @@ export async function extendUnchangedHistory(db: Database, serviceIds: string[],
     WHERE s.id = latest.id AND s.observed_to < ${at}`;
 }
 
-/** Every service on the listing is listed and seen now, including ones that had been delisted. */
+/**
+ * Every service on the listing is listed and seen now, including ones that had been delisted
+ * (each of those emits service.relisted in the same transaction).
+ */
 export async function markListed(
   db: Database,
   sourceId: string,
@@ -276,21 +294,64 @@ export async function markListed(
   at: Date,
 ): Promise<void> {
   if (detailUrls.length === 0) return;
-  await db.$executeRaw`
-    UPDATE services SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
-    WHERE source_id = ${sourceId}::uuid AND detail_url = ANY(${detailUrls}::text[])
-      AND (last_seen_at < ${at} OR status <> 'listed')`;
+  await db.$transaction(async (tx) => {
+    const relisted = await tx.$queryRaw<ChangedStatus[]>`
+      UPDATE services s SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
+      FROM services old JOIN sources src ON src.id = old.source_id
+      WHERE old.id = s.id AND s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${detailUrls}::text[])
+        AND (s.last_seen_at < ${at} OR s.status <> 'listed')
+      RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, old.status::text AS was`;
+    await emitStatusEvents(
+      tx,
+      "service.relisted",
+      relisted.filter((row) => row.was === "delisted"),
+    );
+  });
 }
 
-/** After a complete crawl: listed services that were not on the listing are delisted (kept, with history). */
+interface ChangedStatus {
+  id: string;
+  name: string;
+  detail_url: string;
+  source: string;
+  was: string;
+}
+
+async function emitStatusEvents(
+  tx: Transaction,
+  type: "service.relisted" | "service.delisted",
+  rows: ChangedStatus[],
+): Promise<void> {
+  await emitEvents(
+    tx,
+    rows.map((row) => ({
+      type,
+      serviceId: row.id,
+      data: {
+        service: serviceRef({ id: row.id, name: row.name, source: row.source, detailUrl: row.detail_url }),
+      },
+    })),
+  );
+}
+
+/**
+ * After a complete crawl: listed services that were not on the listing are delisted (kept, with
+ * history), each with a service.delisted event in the same transaction.
+ */
 export async function delistMissing(
   db: Database,
   sourceId: string,
   seenUrls: string[],
   at: Date,
 ): Promise<number> {
-  return db.$executeRaw`
-    UPDATE services SET status = 'delisted', delisted_at = ${at}, updated_at = now()
-    WHERE source_id = ${sourceId}::uuid AND status = 'listed'
-      AND NOT (detail_url = ANY(${seenUrls}::text[]))`;
+  return db.$transaction(async (tx) => {
+    const delisted = await tx.$queryRaw<ChangedStatus[]>`
+      UPDATE services s SET status = 'delisted', delisted_at = ${at}, updated_at = now()
+      FROM sources src
+      WHERE src.id = s.source_id AND s.source_id = ${sourceId}::uuid AND s.status = 'listed'
+        AND NOT (s.detail_url = ANY(${seenUrls}::text[]))
+      RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, 'listed' AS was`;
+    await emitStatusEvents(tx, "service.delisted", delisted);
+    return delisted.length;
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import { booleanFlag, cronExpression, jsonSetting, siteOverridesSchema } from "./setting-schemas";
@@ -53,6 +54,26 @@ const trustProxySetting = z
     });
     return z.NEVER;
   });
+
+/** A comma-separated list of CIDR ranges (empty: none). */
+function cidrList() {
+  return z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((range) => range.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.union([z.cidrv4(), z.cidrv6()], {
+          error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
+        }),
+      ),
+    );
+}
 
 export const settings = {
   DATABASE_URL: {
@@ -199,22 +220,7 @@ export const settings = {
     description: "Most bytes of an answer a probe reads (after decompression); the rest is not read.",
   },
   PROBE_ALLOWED_NETWORKS: {
-    schema: z
-      .string()
-      .default("")
-      .transform((value) =>
-        value
-          .split(",")
-          .map((range) => range.trim())
-          .filter(Boolean),
-      )
-      .pipe(
-        z.array(
-          z.union([z.cidrv4(), z.cidrv6()], {
-            error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
-          }),
-        ),
-      ),
+    schema: cidrList(),
     description:
       "Private, loopback or other non-public ranges that probes may reach anyway (CIDR list). Cloud metadata addresses stay refused.",
   },
@@ -237,6 +243,31 @@ export const settings = {
     schema: positiveInt(3600).default(10),
     description:
       "How often each API process writes its counted key usage to Postgres (a crash loses at most this much).",
+  },
+  // Billing (src/billing): USDC settlement.
+  SETTLEMENT_CHAINS: {
+    schema: jsonSetting(
+      settlementChainsSchema,
+      '[{"chain":"base","rpc_url":"https://…","usdc_contract":"0x8335…2913","confirmations":12,"xpub":"xpub…"}]',
+    ).default([]),
+    description:
+      "Chains payment orders accept and settle on: a JSON array of {chain, rpc_url, usdc_contract, confirmations, xpub, start_block?}. xpub is an extended PUBLIC key; deposit addresses are its children 0/i. Default: none (payment orders cannot be created).",
+  },
+  SETTLEMENT_POLL_SECONDS: {
+    schema: positiveInt(3600).default(15),
+    description:
+      "Pause between a settlement watcher's rounds (new confirmed blocks, due expiries). One process per chain watches (advisory lock).",
+  },
+  // Events and webhooks (src/events, src/webhooks).
+  EVENT_RETENTION_DAYS: {
+    schema: positiveInt(3650).default(30),
+    description:
+      "Days events are kept for GET /v1/events (and their webhook deliveries); older ones are deleted hourly.",
+  },
+  WEBHOOK_ALLOWED_NETWORKS: {
+    schema: cidrList(),
+    description:
+      "Private, loopback or other non-public ranges webhook URLs may point at anyway (CIDR list); plain http is accepted only inside them. Cloud metadata addresses stay refused.",
   },
 } as const;
 

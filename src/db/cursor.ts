@@ -49,6 +49,9 @@ export async function* cursorBatches(
     await client.query("BEGIN READ ONLY");
     open = true;
     await client.query("SET LOCAL TimeZone = 'UTC'");
+    // Every row is read: plan for the whole result, not the first 10% (the cursor default), which
+    // chose per-row nested loops for services.csv's aggregates (25,000 rows: 212 s instead of seconds).
+    await client.query("SET LOCAL cursor_tuple_fraction = 1");
     await client.query({
       text: `DECLARE export_cursor NO SCROLL CURSOR FOR ${query.text}`,
       values: query.values,

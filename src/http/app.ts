@@ -1,10 +1,14 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import { Accounts } from "../accounts/accounts";
+import { type BillingEventSink, NO_BILLING_EVENT_SINK } from "../billing/billing-events";
+import type { SettlementChain } from "../billing/settlement-chains";
 import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { CatalogueReader } from "../mcp/catalogue-reader";
+import { mcpRouter } from "../mcp/http-route";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
@@ -16,10 +20,14 @@ import { accountsRouter } from "./routes/accounts";
 import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
+import { eventsRouter } from "./routes/events";
 import { exportsRouter } from "./routes/exports";
+import { llmsRouter } from "./routes/llms";
+import { paymentOrdersRouter } from "./routes/payment-orders";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
+import { type WebhookRouteDeps, webhooksRouter } from "./routes/webhooks";
 
 export interface AppDependencies {
   db: Database;
@@ -52,6 +60,12 @@ export interface AppDependencies {
   accounts?: Accounts;
   /** Express's "trust proxy" (TRUST_PROXY): who may tell the client address. Default: nobody. */
   trustProxy?: false | number | string[];
+  /** Chains payment orders may name (SETTLEMENT_CHAINS); none: orders cannot be created. */
+  settlementChains?: readonly SettlementChain[];
+  /** Where billing events go (the events issue supplies it); default: nowhere yet. */
+  billingEvents?: BillingEventSink;
+  /** Webhook endpoints' URL guard, clock and worker wake-up (src/webhooks); default: public addresses only. */
+  webhooks?: Omit<WebhookRouteDeps, "db">;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -66,6 +80,9 @@ export function createApp({
   catalogueChanges,
   accounts = new Accounts(pool, logger),
   trustProxy = false,
+  settlementChains = [],
+  billingEvents = NO_BILLING_EVENT_SINK,
+  webhooks = { allowedNetworks: [] },
 }: AppDependencies): Express {
   const search = new InMemoryCatalogueSearch({
     pool,
@@ -103,8 +120,13 @@ export function createApp({
   app.use(exportsRouter(pool, search));
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
+  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger));
   app.use(docsRouter());
+  app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));
+  app.use(paymentOrdersRouter(pool, settlementChains, billingEvents));
+  app.use(eventsRouter(pool));
+  app.use(webhooksRouter({ db, ...webhooks }));
   app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);

@@ -44,7 +44,7 @@ const KEYED = new WeakMap<Response, VerifiedKey>();
 export function requestGuard(accounts: Accounts): RequestHandler {
   const { keys, limiter, usage, settings } = accounts;
   return async (req, res, next) => {
-    const policy = routePolicy(req.path);
+    const policy = routePolicy(req.path, req.method);
     const credential = bearerCredential(req.get("authorization"));
     const key = credential.kind === "key" ? await keys.verify(hashKeyToken(credential.token)) : undefined;
     const usable = key !== undefined && !key.revoked;
@@ -87,4 +87,9 @@ export function requestKey(res: Response): VerifiedKey {
   const key = KEYED.get(res);
   if (!key) throw new HttpError(401, "This route needs an API key: send Authorization: Bearer <API key>");
   return key;
+}
+
+/** The request's key on a public route, if one was sent (it then passed the guard). */
+export function optionalRequestKey(res: Response): VerifiedKey | undefined {
+  return KEYED.get(res);
 }

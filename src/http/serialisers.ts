@@ -11,6 +11,7 @@ import type {
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
+import type { EndpointPayability } from "../payability/endpoint-verdict";
 import type { QueryReading } from "../search/catalogue-search";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
@@ -93,8 +94,14 @@ export function paymentOptionJson(option: PaymentOptionRecord) {
     pay_to: option.payTo,
     max_timeout_seconds: option.maxTimeoutSeconds,
     warnings: option.warnings,
+    payable: option.payable,
+    unpayable_reasons: option.unpayableReasons,
     observed_at: option.observedAt.toISOString(),
   };
+}
+
+export function payabilityJson(payability: EndpointPayability) {
+  return { payable: payability.payable, decided_by: payability.decidedBy, reasons: payability.reasons };
 }
 
 function endpointDetailJson(endpoint: EndpointDetail) {
@@ -104,6 +111,15 @@ function endpointDetailJson(endpoint: EndpointDetail) {
     description: endpoint.description,
     payment_options: endpoint.paymentOptions.map(paymentOptionJson),
     probe: probeJson(endpoint.probe),
+    payability: payabilityJson(endpoint.payability),
+    call: endpoint.call,
+    self_reported: endpoint.selfReported,
+    evidence: {
+      pay_to_shared_with_origins: endpoint.evidence.payToSharedWithOrigins,
+      answers_our_probes: endpoint.evidence.answersOurProbes,
+      listed_since: endpoint.evidence.listedSince.toISOString(),
+      listing_age_days: endpoint.evidence.listingAgeDays,
+    },
     drift: driftJson(endpoint.drift),
   };
 }
@@ -154,6 +170,8 @@ export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: st
     method: hit.method,
     url: hit.url,
     description: hit.description,
+    payability: payabilityJson(hit.payability),
+    call: hit.call,
   });
   const last = hit.lastProbe;
   const tail = JSON.stringify({

@@ -11,10 +11,14 @@ const SECRET_KEYS = ["password", "secretKey", "connectionString", "databaseUrl",
  * type + message + code + short cause (stacks only at debug and trace), and credentials are
  * removed from messages and known keys.
  */
-export function createLogger(level: string, pretty = process.stdout.isTTY === true): Logger {
+export function createLogger(
+  level: string,
+  pretty = process.stdout.isTTY === true,
+  destination?: pino.DestinationStream,
+): Logger {
   const withStack = level === "debug" || level === "trace";
   const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
-  return pino({
+  const options: pino.LoggerOptions = {
     level,
     base: { service: "x402-catalogue" },
     serializers: {
@@ -43,5 +47,14 @@ export function createLogger(level: string, pretty = process.stdout.isTTY === tr
           },
         }
       : {}),
-  });
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
+}
+
+/**
+ * JSON lines on stderr: for `npm run mcp`, whose stdout carries the MCP protocol and must hold
+ * nothing else.
+ */
+export function createStderrLogger(level: string): Logger {
+  return createLogger(level, false, pino.destination(2));
 }

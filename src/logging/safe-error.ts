@@ -19,9 +19,15 @@ const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]+):[^@/\s]*@/gi;
 const KEY_VALUE_SECRET =
   /\b(password|secret|secretKey|token|api[_-]?key)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;}]+)/gi;
 
+// A BIP32 extended private key (xprv/tprv/yprv/zprv …) pasted where an xpub belongs.
+const EXTENDED_PRIVATE_KEY = /\b([xtyzuv]prv)[1-9A-HJ-NP-Za-km-z]{100,}/g;
+
 /** Removes credentials from free text (messages quote URLs and connection strings). */
 export function redactSecrets(text: string): string {
-  return text.replace(URL_CREDENTIALS, "$1:***@").replace(KEY_VALUE_SECRET, "$1$2***");
+  return text
+    .replace(URL_CREDENTIALS, "$1:***@")
+    .replace(KEY_VALUE_SECRET, "$1$2***")
+    .replace(EXTENDED_PRIVATE_KEY, "$1***");
 }
 
 function codeOf(error: object): string | undefined {

@@ -1,6 +1,8 @@
 import type { ListingEntry, RawEndpoint, RawServiceDetail } from "../extract/types";
+import type { CallDescription } from "../payments/call-description";
 import { parseDate } from "./dates";
 import { parseCount, parseDurationMs, parsePercent, parseUsdcAmount } from "./numbers";
+import type { SelfReported } from "./self-reported";
 import {
   absoluteUrl,
   collapseWhitespace,
@@ -20,6 +22,10 @@ export interface NormalisedEndpoint {
   /** Absolute http(s) URL without fragment. */
   url: string;
   description: string | null;
+  /** How to call it, when the source publishes that (discovery feeds); stored as published. */
+  call?: CallDescription | null;
+  /** What a feed says about it on its seller's behalf (name, tags, icon, usage), unchecked. */
+  selfReported?: SelfReported | null;
 }
 
 /** The 30-day figures of a detail page. null = not shown, or shown but unreadable (then reported). */

@@ -1,5 +1,6 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { parsePaymentRequired } from "@x402/core/schemas";
+import { readCallDescription } from "./call-description";
 import { normaliseAccepts } from "./normalise";
 import type { PaymentChallenge } from "./types";
 
@@ -90,7 +91,14 @@ export function parsePaymentChallenge(input: ChallengeInput): PaymentChallenge {
   const payload = locatePayload(input, warnings);
   const notPaymentRequired = input.status === 402 ? null : `status is ${input.status}, not 402`;
   if (typeof payload === "string") {
-    return { valid: false, x402Version: null, options: [], error: notPaymentRequired ?? payload, warnings };
+    return {
+      valid: false,
+      x402Version: null,
+      options: [],
+      error: notPaymentRequired ?? payload,
+      warnings,
+      call: null,
+    };
   }
 
   const x402Version = typeof payload.x402Version === "number" ? payload.x402Version : null;
@@ -103,5 +111,6 @@ export function parsePaymentChallenge(input: ChallengeInput): PaymentChallenge {
   let error = notPaymentRequired;
   if (error === null && accepts.options.length === 0) error = "no payment options";
   if (error === null && accepts.wellFormedCount === 0) error = "no well-formed payment option";
-  return { valid: error === null, x402Version, options: accepts.options, error, warnings };
+  const call = readCallDescription({ extensions: payload.extensions, accepts: payload.accepts }, warnings);
+  return { valid: error === null, x402Version, options: accepts.options, error, warnings, call };
 }

@@ -1,4 +1,5 @@
 import { PaymentRequirementsV1Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
+import { judgeRequirement } from "../payability/requirement-verdict";
 import { atomicToDecimal, decimalToAtomic, readAmount } from "./amount";
 import { isKnownUsdc, resolveNetwork, USDC_DECIMALS, usdcNetworkOf } from "./networks";
 import type { PaymentOption } from "./types";
@@ -86,6 +87,11 @@ function amountField(entry: Entry, version: 1 | 2, warnings: string[]): [string,
   return [own, entry[own]];
 }
 
+function payabilityOf(entry: Entry, version: 1 | 2) {
+  const { payable, reasons } = judgeRequirement(entry, version);
+  return { payable, unpayable_reasons: reasons };
+}
+
 /**
  * Normalises one "accepts" entry. Returns a reason string instead when the entry is not an
  * object, since there is nothing to keep.
@@ -145,6 +151,7 @@ export function normaliseRequirement(
     pay_to: payTo,
     max_timeout_seconds: readTimeout(entry.maxTimeoutSeconds, warnings),
     warnings,
+    ...payabilityOf(entry, version),
   };
   const strictAmount = reading.kind === "atomic" && reading.strict;
   return { option, wellFormed: spec === null && strictAmount };

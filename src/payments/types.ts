@@ -1,3 +1,5 @@
+import type { CallDescription } from "./call-description";
+
 /**
  * One way to pay for a resource, normalised from an x402 "accepts" entry of protocol v1 or v2.
  * Every field is nullable because entries seen in the wild omit or mangle fields; what was odd
@@ -20,6 +22,10 @@ export interface PaymentOption {
   pay_to: string | null;
   max_timeout_seconds: number | null;
   warnings: string[];
+  /** Whether a standard x402 client could pay this entry as published (src/payability/). */
+  payable: boolean;
+  /** Why it could not; empty when payable. */
+  unpayable_reasons: string[];
 }
 
 /** What a 402 response tells us, see parsePaymentChallenge. */
@@ -32,6 +38,8 @@ export interface PaymentChallenge {
   error: string | null;
   /** Challenge-level oddities (option-level ones are on each option). */
   warnings: string[];
+  /** How to call the resource, when the challenge says (v2 bazaar extension, v1 outputSchema). */
+  call: CallDescription | null;
 }
 
 /** One difference between what a listing claims and what a live challenge says. */

@@ -11,6 +11,8 @@ export interface HopRequest {
   /** Sent with content-type application/json; null sends no body. */
   jsonBody: string | null;
   userAgent: string;
+  /** Sent as well (webhook signatures); probes send none. */
+  extraHeaders?: Record<string, string>;
   maxBytes: number;
   signal: AbortSignal;
 }
@@ -108,6 +110,7 @@ export function sendHop(request: HopRequest): Promise<HopResponse> {
     accept: "application/json, */*;q=0.5",
     "accept-encoding": "identity",
     connection: "close",
+    ...request.extraHeaders,
   };
   if (request.jsonBody !== null) {
     headers["content-type"] = "application/json";

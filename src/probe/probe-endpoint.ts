@@ -1,4 +1,5 @@
 import { drift, type PaymentDrift, type PaymentOption, parsePaymentChallenge } from "../payments";
+import type { CallDescription } from "../payments/call-description";
 import { type HopResponse, sendHop } from "./http-hop";
 import { type HostResolver, type VettedTarget, vetTarget } from "./resolve-target";
 import type { ProbeSettings } from "./settings";
@@ -24,6 +25,8 @@ export interface ProbeResult {
   challengeValid: boolean;
   x402Version: number | null;
   options: PaymentOption[];
+  /** How to call the endpoint, as its challenge describes it. */
+  call: CallDescription | null;
   warnings: string[];
   error: string | null;
   redirects: number;
@@ -84,6 +87,7 @@ function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "st
       challengeValid: challenge.valid,
       x402Version: challenge.x402Version,
       options: challenge.options,
+      call: challenge.call,
       warnings,
       error: challenge.error,
     };
@@ -117,6 +121,7 @@ export async function probeEndpoint(endpoint: ProbeTarget, deps: ProbeDeps): Pro
     challengeValid: false,
     x402Version: null,
     options: [],
+    call: null,
     warnings,
     error: null,
     redirects,

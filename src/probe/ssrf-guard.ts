@@ -67,6 +67,14 @@ export class AddressPolicy {
     return { allowed: false, reason: `${text} is a ${range} address` };
   }
 
+  /** Inside an operator's allowed range (webhooks accept plain http only there). */
+  allowListed(text: string): boolean {
+    if (!ipaddr.isValid(text)) return false;
+    const parsed = ipaddr.parse(text);
+    const embedded = parsed.kind() === "ipv6" ? embeddedIPv4(parsed as ipaddr.IPv6) : null;
+    return [parsed, ...(embedded ? [embedded] : [])].some((form) => this.isAllowListed(form));
+  }
+
   private isAllowListed(address: Address): boolean {
     return this.allowed.some(
       ([network, bits]) => address.kind() === network.kind() && address.match(network, bits),

@@ -1,5 +1,5 @@
 import { type Config, ConfigError, loadConfig } from "../config/config";
-import { createLogger, type Logger } from "../logging/logger";
+import { createLogger, createStderrLogger, type Logger } from "../logging/logger";
 import { redactSecrets } from "../logging/safe-error";
 
 export interface CliContext {
@@ -16,6 +16,8 @@ export interface CliContext {
 export async function runCli(
   name: string,
   main: (context: CliContext) => Promise<number | undefined>,
+  /** stderr: for a process whose stdout carries a protocol (the MCP stdio server). */
+  logTo: "stdout" | "stderr" = "stdout",
 ): Promise<void> {
   let config: Config;
   try {
@@ -25,7 +27,7 @@ export async function runCli(
     console.error(error instanceof ConfigError ? error.message : redactSecrets(String(error)));
     return;
   }
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = logTo === "stderr" ? createStderrLogger(config.LOG_LEVEL) : createLogger(config.LOG_LEVEL);
   process.once("exit", (code) => {
     if (code === 0) logger.info({ exitCode: code }, `${name} exited`);
     else logger.warn({ exitCode: code }, `${name} exited with code ${code}`);

@@ -1,4 +1,6 @@
 import { Accounts } from "../accounts/accounts";
+import { NO_BILLING_EVENT_SINK } from "../billing/billing-events";
+import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
 import type { Config } from "../config/config";
 import { crawlSettingsFromConfig } from "../crawl-run/settings";
@@ -13,6 +15,8 @@ import { probeSettingsFromConfig } from "../probe/settings";
 import { startProbing } from "../probe/start-probing";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
+import { startWebhookDelivery } from "../webhooks/delivery-worker";
+import { webhookSettingsFromConfig } from "../webhooks/settings";
 import { openDatabaseServer } from "./database";
 import { DATABASE_LOST, type Shutdown } from "./shutdown";
 
@@ -45,6 +49,9 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
   });
   shutdown.register("usage counts", () => accounts.close());
+  const webhookSettings = webhookSettingsFromConfig(config);
+  const webhooks = startWebhookDelivery({ db, settings: webhookSettings, logger });
+  shutdown.register("webhook delivery", () => webhooks.stop());
   const http = await listen(
     createApp({
       db,
@@ -56,6 +63,9 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       catalogueChanges,
       accounts,
       trustProxy: config.TRUST_PROXY,
+      settlementChains: config.SETTLEMENT_CHAINS,
+      billingEvents: NO_BILLING_EVENT_SINK,
+      webhooks: { allowedNetworks: webhookSettings.allowedNetworks, notify: webhooks.notify },
     }),
     config.PORT,
     config.HOST,
@@ -76,6 +86,15 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     runWorker: true,
   });
   shutdown.register("probing", () => probing.stop());
+  const settlement = startSettlement({
+    databaseUrl: server.url,
+    pool,
+    chains: config.SETTLEMENT_CHAINS,
+    events: NO_BILLING_EVENT_SINK,
+    logger,
+    pollMs: config.SETTLEMENT_POLL_SECONDS * 1000,
+  });
+  shutdown.register("settlement watchers", () => settlement.stop());
   logger.info(
     { port: http.port, host: config.HOST, embeddedDatabase: server.embedded, ms: Date.now() - started },
     `x402 catalogue listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${http.port}`,

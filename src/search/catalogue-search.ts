@@ -44,14 +44,22 @@ export interface CatalogueSearch {
     paging: Paging,
   ): Promise<SearchPage>;
   /**
-   * The primary row ids of the services a search matches, in its order, from `offset` on (every
-   * match without a limit): what the CSV export reads from the database.
+   * The services a search matches, in its order, from `offset` on (every match without a limit):
+   * what the CSV export reads from the database.
    */
-  serviceIdsForExport(
+  servicesForExport(
     filters: ServiceFilters,
     sort: ServiceSortChoice,
     paging: { offset: number; limit?: number },
-  ): Promise<string[]>;
+  ): Promise<ExportSelection>;
+}
+
+/** The services an export reads, as the database knows them, with what only the search holds. */
+export interface ExportSelection {
+  /** The entries' primary row ids. */
+  ids: string[];
+  /** Each entry's number of payable endpoints, in the order of `ids` (computed when the catalogue loads). */
+  payableEndpoints: number[];
 }
 
 export interface CatalogueSearchOptions {
@@ -87,19 +95,19 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
   }
 
   async findServices(filters: ServiceFilters, sort: ServiceSortChoice, paging: Paging): Promise<SearchPage> {
-    const index = await this.catalogue.current();
-    const { answer, reading } = await this.searchServices(index, filters, sort, paging);
-    return { snapshot: index.snapshot, listing: index.services.listing(answer), reading };
+    const loaded = await this.catalogue.current();
+    const { answer, reading } = await this.searchServices(loaded, filters, sort, paging);
+    return { snapshot: loaded.snapshot, listing: loaded.services.listing(answer), reading };
   }
 
-  async serviceIdsForExport(
+  async servicesForExport(
     filters: ServiceFilters,
     sort: ServiceSortChoice,
     paging: { offset: number; limit?: number },
-  ): Promise<string[]> {
-    const index = await this.catalogue.current();
-    const { answer } = await this.searchServices(index, filters, sort, paging);
-    return index.services.ids(answer);
+  ): Promise<ExportSelection> {
+    const loaded = await this.catalogue.current();
+    const { answer } = await this.searchServices(loaded, filters, sort, paging);
+    return { ids: loaded.services.ids(answer), payableEndpoints: loaded.services.payableEndpoints(answer) };
   }
 
   async findEndpoints(
@@ -107,25 +115,25 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     sort: EndpointSort | undefined,
     paging: Paging,
   ): Promise<SearchPage> {
-    const index = await this.catalogue.current();
+    const loaded = await this.catalogue.current();
     const now = Date.now();
-    const { answer, reading } = await this.queries.search(filters.q, index.endpoints.text, (text) =>
-      index.endpoints.list(filters, sort, paging, text, now),
+    const { answer, reading } = await this.queries.search(filters.q, loaded.endpoints.text, (text) =>
+      loaded.endpoints.list(filters, sort, paging, text, now),
     );
-    return { snapshot: index.snapshot, listing: answer, reading };
+    return { snapshot: loaded.snapshot, listing: answer, reading };
   }
 
   private searchServices(
-    index: LoadedCatalogue,
+    loaded: LoadedCatalogue,
     filters: ServiceFilters,
     sort: ServiceSortChoice,
     paging: { offset: number; limit?: number },
   ): Promise<SearchAnswer<Found>> {
     const order = serviceOrder(filters.q, sort.sort, sort.order);
-    const window = { offset: paging.offset, limit: paging.limit ?? index.services.size };
+    const window = { offset: paging.offset, limit: paging.limit ?? loaded.services.size };
     const now = Date.now();
-    return this.queries.search(filters.q, index.services.text, (text) =>
-      index.services.find(filters, order, window, text, now),
+    return this.queries.search(filters.q, loaded.services.text, (text) =>
+      loaded.services.find(filters, order, window, text, now),
     );
   }
 }

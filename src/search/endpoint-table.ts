@@ -28,6 +28,8 @@ export interface EndpointEntry {
   drift: boolean;
   /** Epoch milliseconds. */
   lastVerifiedAt: number | null;
+  /** Its payability verdict: a standard x402 client can pay it. */
+  payable: boolean;
   /** The item's JSON (UTF-8) up to, without, `verified`: `{"service_id":…,"description":…,` */
   jsonHead: Buffer;
   /** The item's JSON (UTF-8) after `verified`: `"last_verified_at":…,"payment_options":[…]}` */
@@ -42,7 +44,7 @@ type EntryCheck = (entry: EndpointEntry) => boolean;
 /** The filters as one check on an entry; null when none is given. Semantics as the services list's. */
 function entryCheck(filters: EndpointFilters, now: number): EntryCheck | null {
   const checks: EntryCheck[] = [];
-  const { method, verified, drift } = filters;
+  const { method, verified, drift, payable } = filters;
   const category = filters.category?.toLowerCase();
   const network = filters.network?.toLowerCase();
   if (method !== undefined) checks.push((e) => e.method === method);
@@ -60,6 +62,7 @@ function entryCheck(filters: EndpointFilters, now: number): EntryCheck | null {
     checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since) === verified);
   }
   if (drift !== undefined) checks.push((e) => e.drift === drift);
+  if (payable !== undefined) checks.push((e) => e.payable === payable);
   if (checks.length === 0) return null;
   return (entry) => checks.every((c) => c(entry));
 }

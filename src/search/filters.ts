@@ -40,6 +40,8 @@ export interface ServiceFilters {
   source?: string;
   /** true: some endpoint of the entry had a valid x402 challenge within 24 hours; false: none had. */
   verified?: boolean;
+  /** true: some endpoint's latest live challenge differed from its listing; false: none's did. */
+  drift?: boolean;
 }
 
 export interface EndpointFilters {
@@ -58,4 +60,6 @@ export interface EndpointFilters {
   verified?: boolean;
   /** true: the latest live challenge differed from the listing; false: it did not (or none was seen). */
   drift?: boolean;
+  /** Only endpoints whose payability verdict is this. */
+  payable?: boolean;
 }

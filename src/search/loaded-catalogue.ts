@@ -34,6 +34,7 @@ const time = (date: Date | null) => date?.getTime() ?? null;
 function serviceEntry(
   row: EntryRow,
   facets: EntryFacets,
+  payableEndpoints: number,
   serialise: CatalogueSerialisers["service"],
 ): ServiceEntry {
   const { document: _document, sortRanks, ...record } = row;
@@ -58,6 +59,8 @@ function serviceEntry(
       price: option.price === null ? null : amountOf(option.price),
     })),
     lastVerifiedAt: time(facets.lastVerifiedAt),
+    drift: facets.drift,
+    payableEndpoints,
     sortRanks,
     json: Buffer.from(serialise(record)),
   };
@@ -80,9 +83,20 @@ function endpointEntry(row: ListedEndpoint, serialise: CatalogueSerialisers["end
     ),
     drift: row.drift !== null,
     lastVerifiedAt: time(row.lastVerifiedAt),
+    payable: row.payability.payable,
     jsonHead: Buffer.from(head),
     jsonTail: Buffer.from(tail),
   };
+}
+
+/** Payable endpoints per catalogue entry (endpoints carry their entry's id). */
+function payableEndpointCounts(endpoints: readonly ListedEndpoint[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const endpoint of endpoints) {
+    if (endpoint.payability.payable)
+      counts.set(endpoint.serviceId, (counts.get(endpoint.serviceId) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /** Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data. */
@@ -111,8 +125,9 @@ export async function loadCatalogue(
   }
   const [snapshot, entries, facets, endpoints] = loaded;
   // Built in steps with the event loop free in between (see TextIndex.build).
+  const payable = payableEndpointCounts(endpoints);
   const serviceEntries = entries.map((row) =>
-    serviceEntry(row, facets.get(row.rowId) ?? NO_FACETS, serialisers.service),
+    serviceEntry(row, facets.get(row.rowId) ?? NO_FACETS, payable.get(row.id) ?? 0, serialisers.service),
   );
   const serviceText = await TextIndex.build(entries.map((row) => row.document));
   await yieldToEventLoop();

@@ -38,6 +38,10 @@ export interface ServiceEntry {
   paymentOptions: readonly PaymentFacet[];
   /** Latest valid challenge of any endpoint, epoch milliseconds. */
   lastVerifiedAt: number | null;
+  /** Some endpoint's latest live challenge differed from its listing. */
+  drift: boolean;
+  /** How many of its listed endpoints a standard x402 client can pay (src/payability/). */
+  payableEndpoints: number;
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
   /** The list item as the API sends it (UTF-8 JSON: a page is sent without encoding text again). */

@@ -75,6 +75,8 @@ function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
     const wanted = filters.verified;
     checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted);
   }
+  const drift = filters.drift;
+  if (drift !== undefined) checks.push((e) => e.drift === drift);
   const payment = paymentCheck(filters);
   if (payment) checks.push(payment);
   if (checks.length === 0) return null;
@@ -166,6 +168,11 @@ export class ServiceTable {
   /** The primary rows' ids of a found page (the CSV export reads those rows). */
   ids({ page }: Found): string[] {
     return page.map((i) => this.at(i).rowId);
+  }
+
+  /** Each found entry's number of payable endpoints, in the order of `ids` (the CSV export). */
+  payableEndpoints({ page }: Found): number[] {
+    return page.map((i) => this.at(i).payableEndpoints);
   }
 
   private at(i: number): ServiceEntry {

@@ -20,6 +20,8 @@ export interface TestAppOptions {
   accountSettings?: Partial<AccountSettings>;
   trustProxy?: AppDependencies["trustProxy"];
   logger?: Logger;
+  settlementChains?: AppDependencies["settlementChains"];
+  webhooks?: AppDependencies["webhooks"];
 }
 
 /** The real app on a test database: Prisma for health and accounts, a pg pool for reads and CSV. */
@@ -30,7 +32,15 @@ export function createTestApp(
   const logger = options.logger ?? testLogger;
   const pool = createReadPool(database.url, 5, logger);
   const accounts = new Accounts(pool, logger, { ...GENEROUS, ...options.accountSettings });
-  const app = createApp({ db: database.db, pool, logger, accounts, trustProxy: options.trustProxy });
+  const app = createApp({
+    db: database.db,
+    pool,
+    logger,
+    accounts,
+    trustProxy: options.trustProxy,
+    settlementChains: options.settlementChains,
+    webhooks: options.webhooks,
+  });
   return {
     app,
     pool,

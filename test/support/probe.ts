@@ -1,7 +1,11 @@
+import type { Database } from "../../src/db/prisma-client";
 import type { ProbeDeps } from "../../src/probe/probe-endpoint";
+import { HostRateLimiter } from "../../src/probe/rate-limit";
 import { type HostResolver, systemResolver } from "../../src/probe/resolve-target";
 import type { ProbeSettings } from "../../src/probe/settings";
 import { AddressPolicy } from "../../src/probe/ssrf-guard";
+import { handleProbeJob, type ProbeWorkerDeps } from "../../src/probe/worker";
+import { testLogger } from "./logger";
 
 export const TEST_USER_AGENT = "x402-catalogue-test/1.0 (probe)";
 
@@ -41,4 +45,24 @@ export function testProbeDeps(
 ): ProbeDeps {
   const settings = testProbeSettings(overrides);
   return { settings, policy: new AddressPolicy(settings.allowedNetworks), resolve: fixtureResolver(names) };
+}
+
+/** What a probe worker needs, on a test database, with fixture-friendly settings and no rate limit. */
+export function testWorkerDeps(db: Database): ProbeWorkerDeps {
+  return {
+    db,
+    probe: testProbeDeps(),
+    limiter: new HostRateLimiter(1_000_000),
+    logger: testLogger,
+    signal: new AbortController().signal,
+    counts: { probed: 0, skipped: 0 },
+  };
+}
+
+/** Probes these endpoints one after another as a worker's job would, recording every result. */
+export async function probeNow(db: Database, endpointIds: string[]): Promise<void> {
+  const deps = testWorkerDeps(db);
+  for (const endpointId of endpointIds) {
+    await handleProbeJob(deps, { endpointId, enqueuedAt: new Date().toISOString() });
+  }
 }

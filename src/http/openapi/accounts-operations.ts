@@ -87,7 +87,7 @@ export function accountOperations(): RouteConfig[] {
 
 /** Adds the security requirement, scope and refusals of an operation from the enforced route policy. */
 export function secured(route: RouteConfig): RouteConfig {
-  const policy = routePolicy(route.path);
+  const policy = routePolicy(route.path, route.method.toUpperCase());
   const scopes = policy.scope ? [policy.scope] : [];
   const keyed = { [BEARER_SCHEME]: scopes };
   return {

@@ -16,6 +16,8 @@ import {
   serviceListSchema,
 } from "../schemas/services";
 import { accountOperations, BEARER_SCHEME, bearerSecurityScheme, secured } from "./accounts-operations";
+import { billingOperations } from "./billing-operations";
+import { eventAndWebhookOperations } from "./webhooks-operations";
 
 /**
  * OpenAPI 3.1, generated from the very zod schemas that validate the requests and describe the
@@ -172,7 +174,13 @@ export function openApiDocument() {
   if (document) return document;
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", BEARER_SCHEME, bearerSecurityScheme);
-  for (const route of [...routes(), ...accountOperations()]) registry.registerPath(secured(route));
+  for (const route of [
+    ...routes(),
+    ...accountOperations(),
+    ...billingOperations(),
+    ...eventAndWebhookOperations(),
+  ])
+    registry.registerPath(secured(route));
   document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {

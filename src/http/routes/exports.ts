@@ -28,10 +28,10 @@ export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
     .get(compressed, async (req, res) => {
       const query = parseInput(serviceExportQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const ids = await search.serviceIdsForExport(serviceFilters(query), query, paging);
+      const { ids, payableEndpoints } = await search.servicesForExport(serviceFilters(query), query, paging);
       await sendCsv(req, res, {
         pool,
-        query: servicesSql(ids),
+        query: servicesSql(ids, payableEndpoints),
         columns: SERVICE_EXPORT_COLUMNS,
         filename: "services.csv",
       });

@@ -42,6 +42,7 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
     payTo: query.pay_to,
     source: query.source,
     verified: query.verified,
+    drift: query.drift,
   };
 }
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { ENDPOINT_SORTS } from "../../catalogue/endpoint-queries";
+import { callSchema } from "./call";
 import { decimalParam, enumParam, isoTimestamp, pagingParams, searchListSchema, textParam } from "./common";
+import { payabilitySchema } from "./payability";
 import {
   booleanParam,
   driftSchema,
@@ -42,6 +44,9 @@ export const endpointListQuery = z
       description:
         "true: the latest live challenge differed from what the listing claims (see drift); false: it did not.",
     }),
+    payable: booleanParam
+      .optional()
+      .meta({ description: "Only endpoints a standard x402 client can (true) or cannot (false) pay." }),
     sort: enumParam(ENDPOINT_SORTS)
       .optional()
       .meta({
@@ -61,6 +66,8 @@ export const endpointHitSchema = z
     method: z.string().meta({ description: "HTTP method." }),
     url: z.string().meta({ description: "The endpoint's URL." }),
     description: z.string().nullable().meta({ description: "What the endpoint does, per the source." }),
+    payability: payabilitySchema,
+    call: callSchema,
     verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
     last_verified_at: isoTimestamp.nullable(),
     payment_options: z.array(paymentOptionSchema).meta({ description: "What a call costs." }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SERVICE_SORTS } from "../../catalogue/service-queries";
+import { callSchema } from "./call";
 import {
   dateTimeParam,
   decimalParam,
@@ -16,6 +17,8 @@ import {
   serviceIdParam,
   textParam,
 } from "./common";
+import { optionPayabilityFields, payabilitySchema } from "./payability";
+import { evidenceSchema, selfReportedSchema } from "./self-reported";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 
@@ -38,8 +41,8 @@ const sourceParam = textParam(2000).refine(
 /** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
 export const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
 
-/** Filters and sort shared by the list and its CSV export. */
-const serviceFilterParams = {
+/** Filters and sort shared by the list, its CSV export and the MCP search tool. */
+export const serviceFilterParams = {
   q: textParam(200)
     .optional()
     .meta({
@@ -97,6 +100,11 @@ const serviceFilterParams = {
   verified: booleanParam.optional().meta({
     description:
       "true: some endpoint answered with a valid x402 payment challenge within the last 24 hours; false: none did.",
+  }),
+  drift: booleanParam.optional().meta({
+    description:
+      "true: some endpoint's latest live challenge differed from what the listing claims (see the endpoints' " +
+      "drift); false: none did.",
   }),
   status: enumParam(["listed", "delisted", "all"])
     .default("listed")
@@ -164,7 +172,10 @@ export const historyExportQuery = z
   })
   .superRefine(fromBeforeTo);
 
-function fromBeforeTo(query: { from?: Date | undefined; to?: Date | undefined }, ctx: z.RefinementCtx) {
+export function fromBeforeTo(
+  query: { from?: Date | undefined; to?: Date | undefined },
+  ctx: z.RefinementCtx,
+) {
   if (query.from && query.to && query.from > query.to) {
     ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before from" });
   }
@@ -313,6 +324,7 @@ export const paymentOptionSchema = z
     warnings: z
       .array(z.string())
       .meta({ description: "What looked wrong (unknown network, drift from the listing…)." }),
+    ...optionPayabilityFields,
     observed_at: isoTimestamp,
   })
   .meta({ id: "PaymentOption" });
@@ -323,6 +335,10 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
       .array(paymentOptionSchema)
       .meta({ description: "What a call costs, as claimed and as probed." }),
     probe: probeSchema,
+    payability: payabilitySchema,
+    call: callSchema,
+    self_reported: selfReportedSchema,
+    evidence: evidenceSchema,
     drift: driftSchema,
   })
   .meta({ id: "ServiceDetailEndpoint" });

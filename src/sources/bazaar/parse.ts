@@ -1,3 +1,4 @@
+import { readCallDescription } from "../../payments/call-description";
 import { normaliseAccepts } from "../../payments/normalise";
 import { dig, firstCount, firstText, isRecord, type Json, mergeTags } from "./fields";
 import { type FeedItem, FeedItemSchema, FeedPageSchema, PaginationSchema } from "./schema";
@@ -109,14 +110,26 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
       warnings,
     ),
     serviceName: firstText(from("serviceName"), warnings),
+    iconUrl: readIconUrl(firstText(from("iconUrl"), warnings), warnings),
     tags: mergeTags([item.tags, metadata.tags, info.tags], warnings),
     lastUpdated: readDate("lastUpdated", item.lastUpdated, warnings),
     totalCalls30d: firstCount(quality("l30DaysTotalCalls"), warnings),
     uniquePayers30d: firstCount(quality("l30DaysUniquePayers"), warnings),
     lastCalledAt: readDate("lastCalledAt", firstPresent(quality("lastCalledAt")), warnings),
     paymentOptions: accepts.options,
+    call: readCallDescription(
+      { extensions: item.extensions, accepts: item.accepts, metadata: item.metadata },
+      warnings,
+    ),
     warnings,
   };
+}
+
+function readIconUrl(text: string | null, warnings: string[]): string | null {
+  if (text === null) return null;
+  if (/^https?:\/\/\S+$/i.test(text)) return text;
+  warnings.push(`iconUrl ignored: not an http(s) URL: ${text.slice(0, 80)}`);
+  return null;
 }
 
 function noPaymentReason(accepts: unknown, warnings: readonly string[]): string {

@@ -1,4 +1,5 @@
 import type { StoredService } from "../../catalogue/service-writes";
+import { selfReportedOf } from "../../normalise/self-reported";
 import type { NormalisedEndpoint, NormalisedStats } from "../../normalise/service";
 import { HTTP_METHODS, type HttpMethod, normaliseTags } from "../../normalise/text";
 import type { PaymentOption } from "../../payments/types";
@@ -49,12 +50,20 @@ function toService(origin: string, group: BazaarResource[]): BazaarService {
     const key = `${method} ${resource.resourceUrl}`;
     const seen = endpoints.get(key);
     if (seen === undefined) {
-      const endpoint = { method, url: resource.resourceUrl, description: resource.description };
+      const endpoint = {
+        method,
+        url: resource.resourceUrl,
+        description: resource.description,
+        call: resource.call,
+        selfReported: selfReportedOf(resource),
+      };
       endpoints.set(key, { endpoint, options: [...resource.paymentOptions] });
       continue;
     }
     // The same resource listed twice (e.g. once per protocol version): one endpoint, all its offers.
     seen.endpoint.description ??= resource.description;
+    seen.endpoint.call ??= resource.call;
+    seen.endpoint.selfReported ??= selfReportedOf(resource);
     for (const option of resource.paymentOptions) {
       if (!seen.options.some((known) => JSON.stringify(known) === JSON.stringify(option)))
         seen.options.push(option);

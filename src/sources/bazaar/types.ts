@@ -1,3 +1,4 @@
+import type { CallDescription } from "../../payments/call-description";
 import type { PaymentOption } from "../../payments/types";
 
 /** One paid resource as listed by an x402 Bazaar discovery feed, normalised. */
@@ -12,6 +13,8 @@ export interface BazaarResource {
   method: string;
   description: string | null;
   serviceName: string | null;
+  /** An http(s) URL; anything else is dropped with a warning. */
+  iconUrl: string | null;
   /** Lower-cased, trimmed, deduplicated. */
   tags: string[];
   lastUpdated: Date | null;
@@ -19,6 +22,8 @@ export interface BazaarResource {
   uniquePayers30d: number | null;
   lastCalledAt: Date | null;
   paymentOptions: PaymentOption[];
+  /** How to call it, as the item publishes it (bazaar extension, v1 outputSchema or metadata). */
+  call: CallDescription | null;
   /** Item-level oddities; option-level ones sit on each payment option. */
   warnings: string[];
 }

@@ -101,6 +101,28 @@ describe("bearer API keys on every route", () => {
     expect((await call("/v1/services")).status).toBe(200);
   });
 
+  it("when a key without catalogue:read calls the MCP server, then 403 as on the REST catalogue; with it or without a key, then 200", async () => {
+    const listTools = (headers: Record<string, string>) =>
+      call("/mcp", {
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+    const denied = await listTools(bearer(exporter.key));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({
+      statusCode: 403,
+      message: "This API key lacks the scope catalogue:read",
+      error: "Forbidden",
+    });
+    expect((await listTools(bearer(reader.key))).status).toBe(200);
+    expect((await listTools({})).status).toBe(200);
+  });
+
   it("when a key creates a key, then it is shown once and listings show only its prefix and last four", async () => {
     const created = await call("/v1/api-keys", {
       method: "POST",

@@ -56,13 +56,13 @@ describe("a running API after a crawl", () => {
 
   it("when a crawl changes a service, then every running API answers with the change without waiting for its periodic check", async () => {
     await crawlOnce(database.db, database.url, site.url("/dir"));
-    for (const api of apis) expect(await volumes(api.app)).toEqual(["1000"]);
+    for (const api of apis) expect(await volumes(api.app)).toEqual(["1000.000000"]);
 
     site.set("/s/alpha", miniDetail("alpha", "$2,000"));
     const recrawl = await crawlOnce(database.db, database.url, site.url("/dir"));
     expect(recrawl).toMatchObject({ status: "completed", counts: { servicesUpdated: 1 } });
     for (const api of apis) {
-      await expect.poll(() => volumes(api.app), { timeout: 30_000, interval: 200 }).toEqual(["2000"]);
+      await expect.poll(() => volumes(api.app), { timeout: 30_000, interval: 200 }).toEqual(["2000.000000"]);
     }
   });
 });

@@ -31,6 +31,7 @@ const SERVICE_HEADER = [
   "probe_uptime_pct_30d",
   "probe_p50_ms_30d",
   "probe_p99_ms_30d",
+  "payable_endpoints",
 ];
 
 describe("GET /v1/services.csv and /v1/history.csv", () => {
@@ -160,6 +161,7 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "66.67",
       "1",
       "1.2",
+      "0",
     ]);
   });
 
@@ -184,6 +186,7 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "",
+      "0",
     ]);
   });
 

@@ -76,6 +76,12 @@ describe("GET /v1/endpoints (endpoint search)", () => {
           method: "GET",
           url: "https://weather.test/v1/forecast/{city}",
           description: "Seven-day forecast for a city",
+          payability: {
+            payable: false,
+            decided_by: null,
+            reasons: ["no payment requirements are published for it"],
+          },
+          call: null,
           verified: false,
           last_verified_at: null,
           payment_options: [],

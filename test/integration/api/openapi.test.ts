@@ -30,6 +30,16 @@ const OPERATIONS = [
   "/v1/api-keys",
   "/v1/api-keys/{id}",
   "/v1/usage",
+  "/v1/payment-orders",
+  "/v1/payment-orders/{id}",
+  "/v1/payment-orders/{id}/cancel",
+  "/v1/events",
+  "/v1/webhook-endpoints",
+  "/v1/webhook-endpoints/{id}",
+  "/v1/webhook-endpoints/{id}/rotate-secret",
+  "/v1/webhook-endpoints/{id}/test",
+  "/v1/webhook-endpoints/{id}/deliveries",
+  "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry",
   "/healthz",
   "/",
 ];
@@ -113,7 +123,7 @@ describe("GET /openapi.json and /docs", () => {
       Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation })),
     );
     for (const { path, method, operation: described } of operations) {
-      expect(["get", "post", "delete"]).toContain(method);
+      expect(["get", "post", "patch", "delete"]).toContain(method);
       const operation = described as JsonObject;
       expect(operation.summary, path).toEqual(expect.any(String));
       const parameters = (operation.parameters ?? []) as JsonObject[];
@@ -129,9 +139,11 @@ describe("GET /openapi.json and /docs", () => {
       const responses = operation.responses as JsonObject;
       for (const code of Object.keys(responses)) expect(code).toMatch(/^[1-5]\d\d$/);
       if (path === "/healthz") continue; // takes no parameters, so refuses none (health checks add cache-busters)
-      expect(Object.keys(responses)).toEqual(
-        expect.arrayContaining([method === "post" ? "201" : "200", "400"]),
-      );
+      expect(Object.keys(responses)).toContain("400");
+      expect(
+        Object.keys(responses).some((code) => code.startsWith("2")),
+        `${path} success`,
+      ).toBe(true);
       const badRequest = (responses["400"] as JsonObject).content as JsonObject;
       expect(((badRequest["application/json"] as JsonObject).schema as JsonObject).$ref).toBe(
         "#/components/schemas/Error",
@@ -188,6 +200,7 @@ describe("GET /openapi.json and /docs", () => {
       "pay_to",
       "source",
       "verified",
+      "drift",
       "status",
       "sort",
       "order",
@@ -203,6 +216,7 @@ describe("GET /openapi.json and /docs", () => {
       "network",
       "verified",
       "drift",
+      "payable",
       "sort",
       "offset",
       "limit",

@@ -75,6 +75,18 @@ describe("GET /v1/services/{id} and /history", () => {
     await database.drop();
   });
 
+  const UNOBSERVED = {
+    pay_to_shared_with_origins: null,
+    answers_our_probes: null,
+    listed_since: "2026-01-01T00:00:00.000Z",
+    listing_age_days: expect.any(Number),
+  };
+  const NOTHING_PUBLISHED = {
+    payable: false,
+    decided_by: null,
+    reasons: ["no payment requirements are published for it"],
+  };
+
   it("when the service exists, then every field is answered in snake_case with exact amounts", async () => {
     const response = await request(api.app).get(`/v1/services/${fullId}`);
     expect(response.status).toBe(200);
@@ -92,6 +104,10 @@ describe("GET /v1/services/{id} and /history", () => {
           description: "Latest quote",
           payment_options: [],
           probe: UNPROBED,
+          payability: NOTHING_PUBLISHED,
+          call: null,
+          self_reported: null,
+          evidence: UNOBSERVED,
           drift: null,
         },
         {
@@ -100,6 +116,10 @@ describe("GET /v1/services/{id} and /history", () => {
           description: null,
           payment_options: [],
           probe: UNPROBED,
+          payability: NOTHING_PUBLISHED,
+          call: null,
+          self_reported: null,
+          evidence: UNOBSERVED,
           drift: null,
         },
       ],

@@ -150,6 +150,8 @@ describe("GET /v1/services/{id} of a catalogue entry: payment options, probes, s
         pay_to: "0xPay",
         max_timeout_seconds: 60,
         warnings: ["amount differs from listing"],
+        payable: null,
+        unpayable_reasons: [],
         observed_at: OBSERVED.toISOString(),
       },
       expect.objectContaining({

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordProbe } from "../../../src/catalogue/probe-writes";
 import type { PaymentOption } from "../../../src/payments";
 import type { ProbeResult } from "../../../src/probe/probe-endpoint";
-import { HostRateLimiter } from "../../../src/probe/rate-limit";
-import { handleProbeJob, type ProbeWorkerDeps } from "../../../src/probe/worker";
+import { handleProbeJob } from "../../../src/probe/worker";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { testLogger } from "../../support/logger";
-import { testProbeDeps } from "../../support/probe";
+import { testWorkerDeps } from "../../support/probe";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
 import { BASE_USDC, PAY_TO_EVM, POLYGON_USDC } from "../../unit/payments/fixtures";
@@ -26,6 +24,8 @@ function option(overrides: Partial<PaymentOption> = {}): PaymentOption {
     pay_to: PAY_TO_EVM,
     max_timeout_seconds: 60,
     warnings: [],
+    payable: true,
+    unpayable_reasons: [],
     ...overrides,
   };
 }
@@ -38,6 +38,7 @@ function result(overrides: Partial<ProbeResult> = {}): ProbeResult {
     challengeValid: true,
     x402Version: 1,
     options: [option()],
+    call: null,
     warnings: [],
     error: null,
     redirects: 0,
@@ -147,6 +148,28 @@ describe("recording probes", () => {
     expect(await probeOptions()).toEqual([]);
   });
 
+  it("when the verdict flips, then one endpoint.verification_changed is emitted with the probes; repeats emit none", async () => {
+    const probe = (hour: number, overrides: Partial<ProbeResult> = {}) =>
+      recordProbe(database.db, {
+        endpointId,
+        probedAt: at(`2026-04-01T${String(hour).padStart(2, "0")}:00:00Z`),
+        result: result(overrides),
+        drift: [],
+      });
+    const before = await database.db.event.count();
+    await probe(1);
+    await probe(2);
+    await probe(3, { outcome: "no_challenge", statusCode: 200, challengeValid: false, options: [] });
+    await probe(4, { outcome: "no_challenge", statusCode: 200, challengeValid: false, options: [] });
+    const events = await database.db.event.findMany({ orderBy: { seq: "asc" }, skip: before });
+    expect(events.map((event) => [event.type, event.data])).toEqual([
+      [
+        "endpoint.verification_changed",
+        expect.objectContaining({ old_outcome: "challenge", new_outcome: "no_challenge" }),
+      ],
+    ]);
+  });
+
   it("when an invalid challenge is recorded, then the endpoint is not verified but its probe options are replaced", async () => {
     await recordProbe(database.db, {
       endpointId,
@@ -227,16 +250,7 @@ describe("recording probes", () => {
   });
 
   describe("a probe job end to end", () => {
-    function workerDeps(): ProbeWorkerDeps {
-      return {
-        db: database.db,
-        probe: testProbeDeps(),
-        limiter: new HostRateLimiter(1_000_000),
-        logger: testLogger,
-        signal: new AbortController().signal,
-        counts: { probed: 0, skipped: 0 },
-      };
-    }
+    const workerDeps = () => testWorkerDeps(database.db);
 
     it("when the listing claims another price, a network not offered and another payee, then the drift is stored", async () => {
       await database.db.paymentOption.createMany({

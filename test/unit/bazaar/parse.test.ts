@@ -19,6 +19,7 @@ describe("parseBazaarItem: v1 item", () => {
       method: "GET",
       description: "7-day forecast for a city",
       serviceName: null,
+      iconUrl: null,
       tags: [],
       lastUpdated: new Date("2025-10-20T14:03:11.532Z"),
       totalCalls30d: null,
@@ -36,8 +37,17 @@ describe("parseBazaarItem: v1 item", () => {
           pay_to: PAY_TO,
           max_timeout_seconds: 300,
           warnings: [],
+          payable: true,
+          unpayable_reasons: [],
         },
       ],
+      call: {
+        format: "v1_output_schema",
+        input: { type: "http", method: "GET", queryParams: { city: "string" } },
+        output: null,
+        input_schema: null,
+        route_template: null,
+      },
       warnings: [],
     } satisfies BazaarResource);
   });

@@ -16,6 +16,8 @@ function option(price: string): PaymentOption {
     pay_to: "0xabc",
     max_timeout_seconds: 60,
     warnings: [],
+    payable: true,
+    unpayable_reasons: [],
   };
 }
 
@@ -28,12 +30,14 @@ function resource(url: string, overrides: Partial<BazaarResource> = {}): BazaarR
     method: "GET",
     description: null,
     serviceName: null,
+    iconUrl: null,
     tags: [],
     lastUpdated: null,
     totalCalls30d: null,
     uniquePayers30d: null,
     lastCalledAt: null,
     paymentOptions: [option("0.01")],
+    call: null,
     warnings: [],
     ...overrides,
   };
@@ -49,8 +53,25 @@ describe("groupIntoServices", () => {
     expect(service?.detailUrl).toBe("https://api.a.example");
     expect(service?.service).toMatchObject({ name: "A API", domain: "api.a.example", description: "Bee" });
     expect(service?.service.endpoints).toEqual([
-      { method: "POST", url: "https://api.a.example/v1/b", description: "Bee" },
-      { method: "GET", url: "https://api.a.example/v1/z", description: "Zed" },
+      {
+        method: "POST",
+        url: "https://api.a.example/v1/b",
+        description: "Bee",
+        call: null,
+        selfReported: {
+          service_name: "A API",
+          tags: [],
+          icon_url: null,
+          quality: { total_calls_30d: null, unique_payers_30d: null, last_called_at: null },
+        },
+      },
+      {
+        method: "GET",
+        url: "https://api.a.example/v1/z",
+        description: "Zed",
+        call: null,
+        selfReported: null,
+      },
     ]);
   });
 

@@ -13,6 +13,10 @@ const OPTION: PaymentOption = {
   pay_to: "0xabc",
   max_timeout_seconds: 60,
   warnings: ["asset is a symbol"],
+  payable: false,
+  unpayable_reasons: [
+    'asset "USDC" is not a token contract address on eip155:8453 (expected a 0x-prefixed 20-byte hex address)',
+  ],
 };
 
 describe("storablePaymentOption", () => {

@@ -136,6 +136,7 @@ describe("parsePaymentChallenge: not a challenge", () => {
       options: [],
       error: "no PAYMENT-REQUIRED header and the body is not JSON",
       warnings: [],
+      call: null,
     });
   });
 

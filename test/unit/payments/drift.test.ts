@@ -15,6 +15,8 @@ function option(overrides: Partial<PaymentOption> = {}): PaymentOption {
     pay_to: PAY_TO_EVM,
     max_timeout_seconds: 60,
     warnings: [],
+    payable: true,
+    unpayable_reasons: [],
     ...overrides,
   };
 }

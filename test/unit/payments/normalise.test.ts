@@ -37,6 +37,8 @@ describe("normaliseRequirement: spec-conformant entries", () => {
         pay_to: PAY_TO_EVM,
         max_timeout_seconds: 300,
         warnings: [],
+        payable: true,
+        unpayable_reasons: [],
       } satisfies PaymentOption,
     });
   });

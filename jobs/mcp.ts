@@ -1,0 +1,46 @@
+// `npm run --silent mcp`: the catalogue's MCP server on stdio, for desktop agents that start it
+// as a child process. stdout carries only the protocol (logs go to stderr); it reads the same
+// database as `npm start` (DATABASE_URL, or the embedded Postgres in CATALOGUE_DATA_DIR).
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createReadPool } from "../src/db/read-pool";
+import { catalogueSerialisers } from "../src/http/catalogue-listing";
+import { CatalogueReader } from "../src/mcp/catalogue-reader";
+import { createCatalogueMcpServer, MCP_SERVER_INFO } from "../src/mcp/server";
+import { runCli } from "../src/runtime/cli";
+import { openDatabaseServer } from "../src/runtime/database";
+import { Shutdown } from "../src/runtime/shutdown";
+import { InMemoryCatalogueSearch } from "../src/search/catalogue-search";
+
+await runCli(
+  "mcp server",
+  async ({ config, logger }) => {
+    const shutdown = new Shutdown(logger);
+    shutdown.listenForSignals();
+    try {
+      const server = await openDatabaseServer(config, logger);
+      shutdown.register("database server", () => server.stop());
+      const pool = createReadPool(server.url, 4, logger);
+      shutdown.register("read pool", () => pool.end());
+      const search = new InMemoryCatalogueSearch({
+        pool,
+        logger,
+        serialisers: catalogueSerialisers,
+        refreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
+      });
+      const reader = new CatalogueReader({ pool, search });
+      const mcp = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
+      const transport = new StdioServerTransport();
+      // The client closing stdin ends the session, and with it this process.
+      transport.onclose = () => void shutdown.close();
+      shutdown.register("mcp server", () => mcp.close());
+      await mcp.connect(transport);
+      logger.info("MCP server ready on stdio");
+      return undefined; // runs until the client closes stdin or a signal
+    } catch (error) {
+      logger.fatal({ err: error }, "MCP server start-up failed");
+      await shutdown.close();
+      return 1;
+    }
+  },
+  "stderr",
+);

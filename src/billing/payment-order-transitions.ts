@@ -1,0 +1,168 @@
+import type pg from "pg";
+import type { KeyOwner } from "../accounts/api-keys";
+import type { Environment } from "../accounts/scopes";
+import { queryRows } from "../db/read-pool";
+import { Prisma } from "../generated/prisma/client";
+import type { BillingEventSink, BillingEventType } from "./billing-events";
+
+/**
+ * Every move of a payment order's status, in one place: created → paid | expired | canceled.
+ * Each move is one conditional UPDATE (`WHERE status = 'created'`) in the caller's transaction,
+ * together with releasing the order's deposit addresses. Postgres re-checks the condition on the
+ * row after a concurrent change commits, so of a cancel and a settling payment racing on one
+ * order exactly one wins; the other changes nothing.
+ */
+
+interface MovedOrder {
+  id: string;
+  organisation_id: string;
+  environment: Environment;
+}
+
+async function releaseAddresses(tx: pg.PoolClient, orderIds: string[]): Promise<void> {
+  await queryRows(
+    tx,
+    Prisma.sql`UPDATE deposit_addresses SET order_id = NULL, released_at = now()
+               WHERE order_id = ANY(${orderIds}::uuid[])`,
+  );
+}
+
+async function announce(
+  tx: pg.PoolClient,
+  events: BillingEventSink,
+  type: BillingEventType,
+  orders: MovedOrder[],
+): Promise<void> {
+  for (const order of orders) {
+    await events.emit(tx, {
+      type,
+      organisationId: order.organisation_id,
+      environment: order.environment,
+      objectId: order.id,
+    });
+  }
+}
+
+export type CancelOutcome =
+  | { kind: "canceled" }
+  | { kind: "not_found" }
+  | { kind: "conflict"; status: string };
+
+/** created → canceled, for the owner's order only. */
+export async function cancelOrder(
+  tx: pg.PoolClient,
+  events: BillingEventSink,
+  owner: KeyOwner,
+  id: string,
+): Promise<CancelOutcome> {
+  const moved = await queryRows<MovedOrder>(
+    tx,
+    Prisma.sql`UPDATE payment_orders SET status = 'canceled', canceled_at = now(), updated_at = now()
+               WHERE id = ${id}::uuid AND organisation_id = ${owner.organisationId}::uuid
+                 AND environment = ${owner.environment}::environment AND status = 'created'
+               RETURNING id, organisation_id, environment`,
+  );
+  if (moved.length === 0) {
+    const [current] = await queryRows<{ status: string }>(
+      tx,
+      Prisma.sql`SELECT status::text FROM payment_orders WHERE id = ${id}::uuid
+                   AND organisation_id = ${owner.organisationId}::uuid
+                   AND environment = ${owner.environment}::environment`,
+    );
+    return current ? { kind: "conflict", status: current.status } : { kind: "not_found" };
+  }
+  await releaseAddresses(tx, [id]);
+  await announce(tx, events, "payment_order.canceled", moved);
+  return { kind: "canceled" };
+}
+
+/**
+ * created → expired for every order whose expiry has passed on the clock and on every chain it
+ * accepts (each chain's watcher has recorded a block at or after `expires_at`), so a transfer
+ * mined in time but still gathering confirmations is credited first. A chain nobody reads any
+ * more holds its orders open for at most a day longer. Returns how many moved.
+ */
+export async function expireDueOrders(tx: pg.PoolClient, events: BillingEventSink): Promise<number> {
+  const moved = await queryRows<MovedOrder>(
+    tx,
+    Prisma.sql`UPDATE payment_orders o SET status = 'expired', expired_at = now(), updated_at = now()
+               WHERE o.status = 'created' AND o.expires_at <= now()
+                 AND (o.expires_at <= now() - interval '1 day' OR NOT EXISTS (
+                   SELECT 1 FROM payment_instructions i
+                   LEFT JOIN settlement_cursors c ON c.chain = i.chain
+                   WHERE i.order_id = o.id AND (c.last_block_time IS NULL OR c.last_block_time < o.expires_at)))
+               RETURNING o.id, o.organisation_id, o.environment`,
+  );
+  if (moved.length === 0) return 0;
+  await releaseAddresses(
+    tx,
+    moved.map((order) => order.id),
+  );
+  await announce(tx, events, "payment_order.expired", moved);
+  return moved.length;
+}
+
+export interface ConfirmedTransfer {
+  chain: string;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockTime: Date;
+  from: string;
+  to: string;
+  value: bigint;
+}
+
+/**
+ * Records a confirmed USDC transfer once (chain, tx hash, log index: a restart that reads the
+ * same block again adds nothing) and credits it to the order paid to that address, if that order
+ * is still `created` and its expiry is after the transfer's block. The order moves to `paid` when
+ * its received total reaches its amount (more is recorded as overpayment). A transfer to an order
+ * that is no longer open, or that came after its expiry, is recorded against it, not applied.
+ */
+export async function recordTransfer(
+  tx: pg.PoolClient,
+  events: BillingEventSink,
+  transfer: ConfirmedTransfer,
+): Promise<"duplicate" | "applied" | "recorded"> {
+  const [order] = await queryRows<{ id: string }>(
+    tx,
+    Prisma.sql`SELECT o.id FROM payment_instructions i JOIN payment_orders o ON o.id = i.order_id
+               WHERE i.chain = ${transfer.chain} AND i.address = ${transfer.to}
+               ORDER BY (o.status = 'created') DESC, o.created_at DESC LIMIT 1`,
+  );
+  const orderId = order?.id ?? null;
+  const inserted = await queryRows(
+    tx,
+    Prisma.sql`INSERT INTO chain_transfers (chain, tx_hash, log_index, block_number, block_time,
+                 from_address, to_address, value_units, order_id, applied)
+               VALUES (${transfer.chain}, ${transfer.txHash}, ${transfer.logIndex}, ${transfer.blockNumber.toString()}::bigint,
+                 ${transfer.blockTime}, ${transfer.from}, ${transfer.to}, ${transfer.value.toString()}::bigint, ${orderId}::uuid, false)
+               ON CONFLICT DO NOTHING RETURNING 1`,
+  );
+  if (inserted.length === 0) return "duplicate";
+  if (!orderId) return "recorded";
+  const [credited] = await queryRows<{ received_units: string; amount_units: string }>(
+    tx,
+    Prisma.sql`UPDATE payment_orders SET received_units = received_units + ${transfer.value.toString()}::bigint, updated_at = now()
+               WHERE id = ${orderId}::uuid AND status = 'created' AND expires_at > ${transfer.blockTime}
+               RETURNING received_units, amount_units`,
+  );
+  if (!credited) return "recorded";
+  await queryRows(
+    tx,
+    Prisma.sql`UPDATE chain_transfers SET applied = true
+               WHERE chain = ${transfer.chain} AND tx_hash = ${transfer.txHash} AND log_index = ${transfer.logIndex}`,
+  );
+  if (BigInt(credited.received_units) >= BigInt(credited.amount_units)) {
+    const paid = await queryRows<MovedOrder>(
+      tx,
+      Prisma.sql`UPDATE payment_orders SET status = 'paid', paid_at = now(), updated_at = now()
+                 WHERE id = ${orderId}::uuid AND status = 'created'
+                 RETURNING id, organisation_id, environment`,
+    );
+    await releaseAddresses(tx, [orderId]);
+    await announce(tx, events, "payment_order.paid", paid);
+  }
+  return "applied";
+}

@@ -1,0 +1,93 @@
+import type { Prisma } from "../generated/prisma/client";
+import type { NewEvent } from "./emit";
+
+/**
+ * Catalogue changes as events: what a batch write looked like before and after, compared in
+ * the write's own transaction. Only real differences become events, so a re-crawl that finds
+ * everything as it was emits nothing.
+ */
+
+interface EndpointState {
+  id: string;
+  method: string;
+  url: string;
+}
+
+export interface ServiceState {
+  id: string;
+  detailUrl: string;
+  name: string;
+  domain: string | null;
+  description: string | null;
+  category: string | null;
+  status: "listed" | "delisted";
+  source: string;
+  endpoints: EndpointState[];
+}
+
+/** The fields whose change is a service.updated, by API name. */
+const TRACKED = ["name", "domain", "description", "category"] as const;
+
+/** The services of a source at these detail URLs, with their endpoints, as this transaction sees them. */
+export async function serviceStates(
+  tx: Prisma.TransactionClient,
+  sourceId: string,
+  detailUrls: readonly string[],
+): Promise<Map<string, ServiceState>> {
+  const rows = await tx.$queryRaw<(Omit<ServiceState, "detailUrl"> & { detail_url: string })[]>`
+    SELECT s.id::text, s.detail_url, s.name, s.domain, s.description, s.category, s.status::text AS status,
+           src.kind::text AS source,
+           COALESCE(json_agg(json_build_object('id', e.id, 'method', e.method, 'url', e.url) ORDER BY e.position)
+                    FILTER (WHERE e.id IS NOT NULL), '[]') AS endpoints
+    FROM services s
+    JOIN sources src ON src.id = s.source_id
+    LEFT JOIN endpoints e ON e.service_id = s.id
+    WHERE s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${detailUrls as string[]}::text[])
+    GROUP BY s.id, src.kind`;
+  return new Map(rows.map(({ detail_url, ...row }) => [detail_url, { ...row, detailUrl: detail_url }]));
+}
+
+export function serviceRef(state: Pick<ServiceState, "id" | "name" | "source" | "detailUrl">) {
+  return { id: state.id, name: state.name, source: state.source, detail_url: state.detailUrl };
+}
+
+const endpointKey = (endpoint: EndpointState) => `${endpoint.method} ${endpoint.url}`;
+
+/** The events between two states of the same services (before: as they were; after: as written). */
+export function catalogueChangeEvents(
+  before: ReadonlyMap<string, ServiceState>,
+  after: ReadonlyMap<string, ServiceState>,
+): NewEvent[] {
+  const events: NewEvent[] = [];
+  for (const [detailUrl, now] of after) {
+    const was = before.get(detailUrl);
+    const service = serviceRef(now);
+    const serviceId = now.id;
+    if (!was) {
+      events.push({ type: "service.listed", serviceId, data: { service } });
+    } else {
+      if (was.status === "delisted" && now.status === "listed") {
+        events.push({ type: "service.relisted", serviceId, data: { service } });
+      }
+      const changes = TRACKED.filter((field) => was[field] !== now[field]).map((field) => ({
+        field,
+        old: was[field],
+        new: now[field],
+      }));
+      if (changes.length > 0) events.push({ type: "service.updated", serviceId, data: { service, changes } });
+    }
+    const previous = new Set((was?.endpoints ?? []).map(endpointKey));
+    const current = new Set(now.endpoints.map(endpointKey));
+    for (const endpoint of now.endpoints) {
+      if (!previous.has(endpointKey(endpoint))) {
+        events.push({ type: "endpoint.added", serviceId, data: { service_id: serviceId, endpoint } });
+      }
+    }
+    for (const endpoint of was?.endpoints ?? []) {
+      if (!current.has(endpointKey(endpoint))) {
+        events.push({ type: "endpoint.removed", serviceId, data: { service_id: serviceId, endpoint } });
+      }
+    }
+  }
+  return events;
+}

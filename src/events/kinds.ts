@@ -1,0 +1,68 @@
+import type { z } from "zod";
+import {
+  crawlEventData,
+  endpointEventData,
+  endpointPriceChangedData,
+  endpointVerificationChangedData,
+  serviceEventData,
+  serviceUpdatedData,
+  webhookEndpointDisabledData,
+  webhookTestData,
+} from "./payloads";
+
+/**
+ * Every event kind: its payload version, its schema, and who may see it. `public` kinds report
+ * catalogue changes (anyone may read them, like the catalogue); `owned` kinds belong to one
+ * organisation and environment and reach only them. Adding a kind is one line here plus its
+ * payload schema in payloads.ts; the OpenAPI document, the pull API and the webhook filters
+ * pick it up from this table.
+ */
+interface Kind {
+  version: number;
+  visibility: "public" | "owned";
+  data: z.ZodType;
+  description: string;
+}
+
+const kind = <S extends z.ZodType>(
+  visibility: Kind["visibility"],
+  data: S,
+  description: string,
+  version = 1,
+) => ({ visibility, data, description, version });
+
+export const EVENT_KINDS = {
+  "service.listed": kind("public", serviceEventData, "A service appeared in the catalogue."),
+  "service.updated": kind("public", serviceUpdatedData, "A service's fields changed (old and new values)."),
+  "service.delisted": kind("public", serviceEventData, "A full crawl of its source no longer found it."),
+  "service.relisted": kind("public", serviceEventData, "A delisted service was found again."),
+  "endpoint.added": kind("public", endpointEventData, "A service gained an endpoint."),
+  "endpoint.removed": kind("public", endpointEventData, "A service lost an endpoint."),
+  "endpoint.price_changed": kind("public", endpointPriceChangedData, "An endpoint's listed price changed."),
+  "endpoint.verification_changed": kind(
+    "public",
+    endpointVerificationChangedData,
+    "A probe's verdict flipped.",
+  ),
+  "crawl.completed": kind("public", crawlEventData, "A crawl run finished."),
+  "crawl.failed": kind("public", crawlEventData, "A crawl run failed."),
+  "webhook_endpoint.disabled": kind(
+    "owned",
+    webhookEndpointDisabledData,
+    "An endpoint was disabled after 3 days of failed deliveries.",
+  ),
+  "webhook_endpoint.test": kind(
+    "owned",
+    webhookTestData,
+    "Sent by POST /v1/webhook-endpoints/{id}/test to that endpoint only.",
+  ),
+} satisfies Record<string, Kind>;
+
+export type EventType = keyof typeof EVENT_KINDS;
+export type EventData<T extends EventType> = z.input<(typeof EVENT_KINDS)[T]["data"]>;
+
+export const EVENT_TYPES = Object.keys(EVENT_KINDS) as [EventType, ...EventType[]];
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(EVENT_KINDS, value);
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+/**
+ * The `data` of each event kind, version 1. A change to a payload that could break a consumer
+ * is a new version of its kind (kinds.ts), never an edit here.
+ */
+
+const id = z.string().meta({ description: "A UUID." });
+const decimal = z.string().meta({ description: "An exact decimal amount, as a string." });
+
+const serviceRef = z
+  .strictObject({
+    id: id.meta({ description: "The service's id (GET /v1/services/{id})." }),
+    name: z.string().meta({ description: "The service's name." }),
+    source: z.string().meta({ description: "The source that lists it (directory, bazaar, …)." }),
+    detail_url: z.string().meta({ description: "The service's page at its source." }),
+  })
+  .meta({ id: "EventServiceRef" });
+
+const endpointRef = z
+  .strictObject({
+    id: id.meta({ description: "The endpoint's id." }),
+    method: z.string().meta({ description: "HTTP method, e.g. GET." }),
+    url: z.string().meta({ description: "The endpoint's URL." }),
+  })
+  .meta({ id: "EventEndpointRef" });
+
+export const serviceEventData = z.strictObject({ service: serviceRef });
+
+export const serviceUpdatedData = z.strictObject({
+  service: serviceRef,
+  changes: z
+    .array(
+      z.strictObject({
+        field: z.string().meta({ description: "The API's field name, e.g. name or description." }),
+        old: z.unknown().meta({ description: "The value before." }),
+        new: z.unknown().meta({ description: "The value after." }),
+      }),
+    )
+    .min(1)
+    .meta({ description: "Each changed field with its old and new value." }),
+});
+
+export const endpointEventData = z.strictObject({ service_id: id, endpoint: endpointRef });
+
+export const endpointPriceChangedData = z.strictObject({
+  service_id: id,
+  endpoint: endpointRef,
+  old_price: decimal.nullable(),
+  new_price: decimal.nullable(),
+  asset: z.string().nullable().meta({ description: "The asset the price is in (e.g. USDC)." }),
+});
+
+export const endpointVerificationChangedData = z.strictObject({
+  service_id: id,
+  endpoint: endpointRef,
+  old_outcome: z
+    .string()
+    .nullable()
+    .meta({ description: "The previous probe's verdict; null: never probed." }),
+  new_outcome: z.string().meta({ description: "The latest probe's verdict." }),
+});
+
+export const crawlEventData = z.strictObject({
+  crawl_run_id: id.meta({ description: "The run (GET /v1/crawls)." }),
+  source: z.string().meta({ description: "The source crawled." }),
+  status: z.string().meta({ description: "The run's final status." }),
+  error: z.string().nullable().meta({ description: "Why it failed; null when it completed." }),
+});
+
+export const webhookEndpointDisabledData = z.strictObject({
+  webhook_endpoint_id: id.meta({ description: "The endpoint that was disabled." }),
+  url: z.string().meta({ description: "Its URL." }),
+  disabled_at: z.string().meta({ format: "date-time", description: "When it was disabled." }),
+  reason: z.string().meta({ description: "Why it was disabled." }),
+});
+
+export const webhookTestData = z.strictObject({
+  webhook_endpoint_id: id.meta({ description: "The endpoint tested." }),
+  message: z.string().meta({ description: "A fixed text." }),
+});

@@ -1,0 +1,199 @@
+import express, { Router } from "express";
+import type { KeyOwner } from "../../accounts/api-keys";
+import type { Database } from "../../db/prisma-client";
+import { emitEvents } from "../../events/emit";
+import type { WebhookEndpoint } from "../../generated/prisma/client";
+import { type HostResolver, systemResolver } from "../../probe/resolve-target";
+import { AddressPolicy } from "../../probe/ssrf-guard";
+import { getDeliveries, retryDelivery } from "../../webhooks/deliveries";
+import { vetWebhookUrl } from "../../webhooks/url-guard";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  getWebhookEndpoints,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from "../../webhooks/webhook-endpoints";
+import { HttpError } from "../errors";
+import { requestKey } from "../request-guard";
+import { noQuery } from "../schemas/common";
+import {
+  createWebhookEndpointBody,
+  deliveryIdParams,
+  deliveryListQuery,
+  updateWebhookEndpointBody,
+  webhookEndpointIdParams,
+} from "../schemas/webhooks";
+import { parseInput } from "../validation";
+
+export interface WebhookRouteDeps {
+  db: Database;
+  allowedNetworks: readonly string[];
+  resolve?: HostResolver;
+  /** The clock of rotations and disabling (tests move it). */
+  now?: () => Date;
+  /** Wakes this process's delivery worker after a test or retry was queued. */
+  notify?: () => void;
+}
+
+function endpointJson(endpoint: WebhookEndpoint) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    enabled_events: endpoint.enabledEvents,
+    redact_metadata: endpoint.redactMetadata,
+    disabled_at: endpoint.disabledAt?.toISOString() ?? null,
+    created_at: endpoint.createdAt.toISOString(),
+  };
+}
+
+const withSecret = (endpoint: WebhookEndpoint) => ({ ...endpointJson(endpoint), secret: endpoint.secret });
+
+function ownerOf(res: express.Response): KeyOwner {
+  const key = requestKey(res);
+  return { organisationId: key.organisationId, environment: key.environment };
+}
+
+function notFound(id: string): HttpError {
+  return new HttpError(404, `No webhook endpoint with id ${id} in this organisation and environment`);
+}
+
+/** The webhook endpoints of the calling key's organisation and environment (scope webhooks:write). */
+export function webhooksRouter(deps: WebhookRouteDeps): Router {
+  const { db } = deps;
+  const router = Router();
+  const json = express.json({ limit: "16kb" });
+  const now = deps.now ?? (() => new Date());
+  const policy = new AddressPolicy(deps.allowedNetworks);
+  const vet = async (url: string) => {
+    const check = await vetWebhookUrl(url, policy, deps.resolve ?? systemResolver);
+    if (!check.ok) throw new HttpError(400, `url: ${check.reason}`);
+  };
+
+  router.post("/v1/webhook-endpoints", json, async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const body = parseInput(createWebhookEndpointBody, req.body ?? {}, "body");
+    await vet(body.url);
+    const created = await createWebhookEndpoint(db, ownerOf(res), {
+      url: body.url,
+      description: body.description,
+      enabledEvents: body.enabled_events,
+      redactMetadata: body.redact_metadata,
+    });
+    res.status(201).set("Cache-Control", "no-store").json(withSecret(created));
+  });
+
+  router.get("/v1/webhook-endpoints", async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const items = await getWebhookEndpoints(db, ownerOf(res));
+    res.set("Cache-Control", "no-store").json({ items: items.map(endpointJson) });
+  });
+
+  router.get("/v1/webhook-endpoints/:id", async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
+    const endpoint = await getWebhookEndpoint(db, ownerOf(res), id);
+    if (!endpoint) throw notFound(id);
+    res.set("Cache-Control", "no-store").json(endpointJson(endpoint));
+  });
+
+  router.patch("/v1/webhook-endpoints/:id", json, async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
+    const body = parseInput(updateWebhookEndpointBody, req.body ?? {}, "body");
+    if (body.url !== undefined) await vet(body.url);
+    const updated = await updateWebhookEndpoint(
+      db,
+      ownerOf(res),
+      id,
+      {
+        url: body.url,
+        description: body.description,
+        enabledEvents: body.enabled_events,
+        redactMetadata: body.redact_metadata,
+        disabled: body.disabled,
+      },
+      now(),
+    );
+    if (!updated) throw notFound(id);
+    res.set("Cache-Control", "no-store").json(endpointJson(updated));
+  });
+
+  router.delete("/v1/webhook-endpoints/:id", async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
+    if (!(await deleteWebhookEndpoint(db, ownerOf(res), id))) throw notFound(id);
+    res.status(204).end();
+  });
+
+  router.post("/v1/webhook-endpoints/:id/rotate-secret", async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
+    const rotated = await rotateWebhookSecret(db, ownerOf(res), id, now());
+    if (!rotated) throw notFound(id);
+    res.set("Cache-Control", "no-store").json(withSecret(rotated));
+  });
+
+  router.post("/v1/webhook-endpoints/:id/test", async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
+    const owner = ownerOf(res);
+    const endpoint = await getWebhookEndpoint(db, owner, id);
+    if (!endpoint) throw notFound(id);
+    if (endpoint.disabledAt) throw new HttpError(409, "This webhook endpoint is disabled; enable it first");
+    await db.$transaction((tx) =>
+      emitEvents(tx, [
+        {
+          type: "webhook_endpoint.test",
+          owner,
+          onlyEndpointId: id,
+          data: { webhook_endpoint_id: id, message: "A test delivery asked for over the API." },
+        },
+      ]),
+    );
+    deps.notify?.();
+    res.status(202).set("Cache-Control", "no-store").json({ queued: true });
+  });
+
+  router.get("/v1/webhook-endpoints/:id/deliveries", async (req, res) => {
+    const { limit } = parseInput(deliveryListQuery, req.query, "query");
+    const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
+    const owner = ownerOf(res);
+    if (!(await getWebhookEndpoint(db, owner, id))) throw notFound(id);
+    const rows = await getDeliveries(db, owner, id, limit);
+    res.set("Cache-Control", "no-store").json({
+      items: rows.map((row) => ({
+        id: row.id,
+        event_id: row.event.id,
+        event_type: row.event.type,
+        status: row.status,
+        next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
+        created_at: row.createdAt.toISOString(),
+        attempts: row.log.map((attempt) => ({
+          attempted_at: attempt.attemptedAt.toISOString(),
+          duration_ms: attempt.durationMs,
+          response_status: attempt.responseStatus,
+          error: attempt.error,
+          succeeded: attempt.succeeded,
+        })),
+      })),
+    });
+  });
+
+  router.post("/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry", async (req, res) => {
+    parseInput(noQuery, req.query, "query");
+    const { id, deliveryId } = parseInput(deliveryIdParams, req.params, "path");
+    if (!(await retryDelivery(db, ownerOf(res), id, deliveryId))) {
+      throw new HttpError(
+        404,
+        `No delivery ${deliveryId} of webhook endpoint ${id} in this organisation and environment`,
+      );
+    }
+    deps.notify?.();
+    res.status(202).set("Cache-Control", "no-store").json({ queued: true });
+  });
+
+  return router;
+}

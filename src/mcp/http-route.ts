@@ -1,0 +1,43 @@
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import express, { Router } from "express";
+import type { Logger } from "../logging/logger";
+import type { CatalogueReader } from "./catalogue-reader";
+import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
+
+/**
+ * MCP over Streamable HTTP at /mcp, stateless: every POST gets a fresh server and transport (the
+ * tools keep no session state, so any replica can answer any request) and a plain JSON answer
+ * rather than an SSE stream. GET (a server-to-client stream) and DELETE (ending a session) have
+ * nothing to do without sessions: 405, as the transport's specification allows.
+ */
+export function mcpRouter(reader: CatalogueReader, logger: Logger): Router {
+  const router = Router();
+  router
+    .route("/mcp")
+    .post(express.json({ limit: "256kb" }), async (req, res) => {
+      const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on("close", () => {
+        transport
+          .close()
+          .catch((error: unknown) => logger.warn({ err: error }, "closing an MCP transport failed"));
+        server.close().catch((error: unknown) => logger.warn({ err: error }, "closing an MCP server failed"));
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    })
+    .all((req, res) => {
+      res
+        .status(405)
+        .set("Allow", "POST")
+        .json({
+          statusCode: 405,
+          message: `${req.method} is not allowed on /mcp; MCP clients POST JSON-RPC messages (stateless Streamable HTTP)`,
+          error: "Method Not Allowed",
+        });
+    });
+  return router;
+}

@@ -1,0 +1,195 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { categoryCountSchema } from "../http/schemas/catalogue";
+import { integerParam, serviceIdParam } from "../http/schemas/common";
+import { endpointHitSchema, endpointListQuery } from "../http/schemas/endpoints";
+import {
+  fromBeforeTo,
+  historyItemSchema,
+  historyQuery,
+  relevanceNeedsQ,
+  serviceDetailSchema,
+  serviceFilterParams,
+  serviceSchema,
+} from "../http/schemas/services";
+import type { CatalogueReader, JsonList, JsonObject } from "./catalogue-reader";
+
+/**
+ * The catalogue as MCP tools for agents. Inputs are the REST API's own zod schemas (the same
+ * parameter names, limits and messages); pages are smaller by default (a model's context is the
+ * scarce resource) and `fields` trims each item to what the agent asks for.
+ */
+
+export const MCP_DEFAULT_LIMIT = 10;
+export const MCP_MAX_LIMIT = 50;
+
+const mcpPaging = {
+  offset: integerParam(0, 1_000_000_000).default(0).meta({ description: "Items to skip (default 0)." }),
+  limit: integerParam(1, MCP_MAX_LIMIT)
+    .default(MCP_DEFAULT_LIMIT)
+    .meta({ description: `Page size, 1 to ${MCP_MAX_LIMIT} (default ${MCP_DEFAULT_LIMIT}).` }),
+};
+
+function fieldsParam<const T extends readonly [string, ...string[]]>(names: T) {
+  return z
+    .array(z.enum(names))
+    .min(1)
+    .optional()
+    .meta({ description: "Only these fields of each item (default: all). Keeps answers small." });
+}
+
+type Keys<T extends z.ZodObject> = [keyof T["shape"] & string, ...(keyof T["shape"] & string)[]];
+const keysOf = <T extends z.ZodObject>(schema: T) => Object.keys(schema.shape) as Keys<T>;
+
+const SERVICE_FIELDS = keysOf(serviceSchema);
+const ENDPOINT_FIELDS = keysOf(endpointHitSchema);
+const DETAIL_FIELDS = keysOf(serviceDetailSchema);
+
+export const searchServicesInput = z
+  .strictObject({ ...serviceFilterParams, ...mcpPaging, fields: fieldsParam(SERVICE_FIELDS) })
+  .superRefine(relevanceNeedsQ);
+
+export const searchEndpointsInput = z
+  .strictObject({ ...endpointListQuery.shape, ...mcpPaging, fields: fieldsParam(ENDPOINT_FIELDS) })
+  .superRefine(relevanceNeedsQ);
+
+const getServiceInput = z.strictObject({ id: serviceIdParam, fields: fieldsParam(DETAIL_FIELDS) });
+
+const historyInput = z
+  .strictObject({ id: serviceIdParam, ...historyQuery.shape, ...mcpPaging })
+  .superRefine(fromBeforeTo);
+
+const categoriesInput = z.strictObject({ ...mcpPaging });
+
+/** A list whose items may be trimmed to some fields. */
+const pageOf = (item: z.ZodObject) =>
+  z.object({ items: z.array(item.partial()), has_more: z.boolean(), total: z.number().int() });
+
+function pick(item: JsonObject, fields: readonly string[] | undefined): JsonObject {
+  if (fields === undefined) return item;
+  return Object.fromEntries(fields.filter((f) => f in item).map((f) => [f, item[f]]));
+}
+
+const trimmed = (list: JsonList, fields: readonly string[] | undefined): JsonList => ({
+  ...list,
+  items: list.items.map((item) => pick(item, fields)),
+});
+
+/** Structured content for the output schema, and the same JSON as text for clients that read only text. */
+function answer(value: JsonObject | JsonList): CallToolResult {
+  const structured = value as unknown as Record<string, unknown>;
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: structured };
+}
+
+function notFound(id: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: `No service with id ${id}` }] };
+}
+
+export interface McpServerInfo {
+  name: string;
+  version: string;
+}
+
+export const MCP_SERVER_INFO: McpServerInfo = { name: "x402-catalogue", version: "0.1.0" };
+
+/** What each tool is for: registered with the tools and listed in /llms.txt. */
+export const MCP_TOOLS = {
+  search_services: {
+    title: "Search x402 services",
+    description:
+      "Find pay-per-call (x402) API services: full-text q plus filters (category, tag, network, asset, " +
+      "max_price in USDC, verified, …), sorted and paged like GET /v1/services.",
+  },
+  search_endpoints: {
+    title: "Search x402 endpoints",
+    description:
+      "Find an endpoint that does X: q over what endpoints do, filters method, category, max_price, network, " +
+      "verified, drift and payable (true: a standard x402 client can pay it as published), sort by relevance " +
+      "or price. Each hit has its payment options, payability verdict with reasons, how to call it (call) " +
+      "when published, its last probe and any price drift.",
+  },
+  get_service: {
+    title: "One x402 service",
+    description:
+      "A service by id: its endpoints with payment options, payability, call descriptions and our probe " +
+      "results, its figures and its sources, like GET /v1/services/{id}.",
+  },
+  get_service_history: {
+    title: "History of a service's figures",
+    description:
+      "A service's 30-day figures over time (from, to), oldest first, like GET /v1/services/{id}/history.",
+  },
+  list_categories: {
+    title: "Categories",
+    description: "Every category with its number of listed services, like GET /v1/categories.",
+  },
+} as const;
+
+export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServerInfo): McpServer {
+  const server = new McpServer(info);
+  const readOnly = { readOnlyHint: true, openWorldHint: false };
+
+  server.registerTool(
+    "search_services",
+    {
+      ...MCP_TOOLS.search_services,
+      inputSchema: searchServicesInput,
+      outputSchema: pageOf(serviceSchema),
+      annotations: readOnly,
+    },
+    async ({ fields, ...query }) => answer(trimmed(await reader.searchServices(query), fields)),
+  );
+
+  server.registerTool(
+    "search_endpoints",
+    {
+      ...MCP_TOOLS.search_endpoints,
+      inputSchema: searchEndpointsInput,
+      outputSchema: pageOf(endpointHitSchema),
+      annotations: readOnly,
+    },
+    async ({ fields, ...query }) => answer(trimmed(await reader.searchEndpoints(query), fields)),
+  );
+
+  server.registerTool(
+    "get_service",
+    {
+      ...MCP_TOOLS.get_service,
+      inputSchema: getServiceInput,
+      outputSchema: serviceDetailSchema.partial(),
+      annotations: readOnly,
+    },
+    async ({ id, fields }) => {
+      const detail = await reader.getService(id);
+      return detail === null ? notFound(id) : answer(pick(detail, fields));
+    },
+  );
+
+  server.registerTool(
+    "get_service_history",
+    {
+      ...MCP_TOOLS.get_service_history,
+      inputSchema: historyInput,
+      outputSchema: pageOf(historyItemSchema),
+      annotations: readOnly,
+    },
+    async ({ id, ...query }) => {
+      const history = await reader.getServiceHistory(id, query);
+      return history === null ? notFound(id) : answer(history);
+    },
+  );
+
+  server.registerTool(
+    "list_categories",
+    {
+      ...MCP_TOOLS.list_categories,
+      inputSchema: categoriesInput,
+      outputSchema: pageOf(categoryCountSchema),
+      annotations: readOnly,
+    },
+    async (paging) => answer(await reader.listCategories(paging)),
+  );
+
+  return server;
+}

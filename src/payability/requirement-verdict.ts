@@ -1,0 +1,162 @@
+import { resolveNetwork, usdcNetworkOf } from "../payments/networks";
+
+/**
+ * Whether a standard x402 client (the reference @x402 packages) could construct a payment from one
+ * "accepts" entry exactly as published. The normaliser is lenient on purpose (it reads "$0.01" or
+ * "Base" so that prices and networks can be shown); this verdict is strict, because a client signs
+ * what is written: an asset "USDC" or an amount "0.01" cannot be signed.
+ */
+export interface Payability {
+  payable: boolean;
+  /** Why not, one reason per missing or unusable field; empty when payable. */
+  reasons: string[];
+}
+
+/** Payment schemes the x402 reference clients implement. */
+const KNOWN_SCHEMES = new Set(["exact"]);
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const EVM_ZERO = /^0x0{40}$/;
+// Solana public keys: 32 bytes in base58, 32 to 44 characters.
+const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/;
+const ATOMIC = /^\d+$/;
+
+type Family = "evm" | "solana";
+
+interface AddressRule {
+  valid(address: string): boolean;
+  /** What the address should look like, for the reason text. */
+  shape: string;
+}
+
+const ADDRESS_RULES: Record<Family, AddressRule> = {
+  evm: { valid: (a) => EVM_ADDRESS.test(a), shape: "a 0x-prefixed 20-byte hex address" },
+  solana: { valid: (a) => BASE58_KEY.test(a), shape: "a base58 public key" },
+};
+
+function familyOf(caip2: string): Family | null {
+  if (caip2.startsWith("eip155:")) return "evm";
+  if (caip2.startsWith("solana:")) return "solana";
+  return null;
+}
+
+const text = (value: unknown): string | null =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+
+const shown = (value: unknown): string => (typeof value === "string" ? JSON.stringify(value) : String(value));
+
+function judgeScheme(raw: unknown, reasons: string[]): void {
+  const scheme = text(raw);
+  if (scheme === null) reasons.push("scheme is missing");
+  else if (!KNOWN_SCHEMES.has(scheme))
+    reasons.push(`scheme ${shown(scheme)} is not one x402 clients implement`);
+}
+
+/** The CAIP-2 id a strict client would read, or null with a reason. */
+function judgeNetwork(raw: unknown, version: 1 | 2, reasons: string[]): string | null {
+  const network = text(raw);
+  if (network === null) {
+    reasons.push("network is missing");
+    return null;
+  }
+  if (network.includes(":")) {
+    if (CAIP2.test(network)) return network;
+    reasons.push(`network ${shown(network)} is not a CAIP-2 chain id`);
+    return null;
+  }
+  const resolved = resolveNetwork(network);
+  if (resolved.network === null) {
+    reasons.push(`network ${shown(network)} is neither CAIP-2 nor a known x402 network name`);
+    return null;
+  }
+  if (resolved.warning !== null) {
+    reasons.push(`network ${shown(network)} is not a standard x402 network name (${resolved.network_name})`);
+    return null;
+  }
+  // v2 clients match requirements by CAIP-2 id; a v1 name there is read by no client.
+  if (version === 2) {
+    reasons.push(`network ${shown(network)} is a v1 name in a v2 entry (expected ${resolved.network})`);
+    return null;
+  }
+  return resolved.network;
+}
+
+function judgeAsset(raw: unknown, network: string | null, family: Family | null, reasons: string[]): void {
+  const asset = text(raw);
+  if (asset === null) {
+    reasons.push("asset is missing");
+    return;
+  }
+  if (family === null) {
+    // Without a network we cannot tell what a valid address is; a symbol is wrong everywhere.
+    if (!EVM_ADDRESS.test(asset) && !BASE58_KEY.test(asset)) {
+      reasons.push(`asset ${shown(asset)} is not a token contract address`);
+    }
+    return;
+  }
+  const rule = ADDRESS_RULES[family];
+  if (!rule.valid(asset)) {
+    reasons.push(
+      `asset ${shown(asset)} is not a token contract address on ${network} (expected ${rule.shape})`,
+    );
+    return;
+  }
+  if (family === "evm" && EVM_ZERO.test(asset)) {
+    reasons.push("asset is the zero address (native coin), not a token contract");
+    return;
+  }
+  const usdcHome = usdcNetworkOf(asset);
+  if (usdcHome !== null && usdcHome !== network) {
+    reasons.push(`asset is the USDC contract of ${usdcHome}, not of ${network}`);
+  }
+}
+
+function judgeAmount(entry: Record<string, unknown>, version: 1 | 2, reasons: string[]): void {
+  const [own, other] = version === 1 ? ["maxAmountRequired", "amount"] : ["amount", "maxAmountRequired"];
+  const raw = entry[own];
+  if (raw === undefined || raw === null || raw === "") {
+    reasons.push(
+      entry[other] === undefined
+        ? `${own} is missing`
+        : `${own} is missing (the entry has ${other}, the other protocol version's field)`,
+    );
+    return;
+  }
+  if (typeof raw !== "string") {
+    reasons.push(`${own} is a ${typeof raw}, not an atomic amount string`);
+    return;
+  }
+  if (!ATOMIC.test(raw)) reasons.push(`${own} ${shown(raw)} is not an atomic integer amount`);
+}
+
+function judgePayTo(raw: unknown, network: string | null, family: Family | null, reasons: string[]): void {
+  const payTo = text(raw);
+  if (payTo === null) {
+    reasons.push("payTo is missing");
+    return;
+  }
+  if (family === null) return;
+  const rule = ADDRESS_RULES[family];
+  if (!rule.valid(payTo))
+    reasons.push(`payTo ${shown(payTo)} is not valid on ${network} (expected ${rule.shape})`);
+  else if (family === "evm" && EVM_ZERO.test(payTo)) reasons.push("payTo is the zero address");
+}
+
+/**
+ * The verdict on one entry as published. `version` is the entry's protocol version (1: v1 names
+ * and maxAmountRequired; 2: CAIP-2 and amount), as the normaliser detected it.
+ */
+export function judgeRequirement(entry: Record<string, unknown>, version: 1 | 2): Payability {
+  const reasons: string[] = [];
+  judgeScheme(entry.scheme, reasons);
+  const network = judgeNetwork(entry.network, version, reasons);
+  const family = network === null ? null : familyOf(network);
+  if (network !== null && family === null) {
+    reasons.push(`network ${network} is a chain family x402 clients do not pay on`);
+  }
+  judgeAsset(entry.asset, network, family, reasons);
+  judgeAmount(entry, version, reasons);
+  judgePayTo(entry.payTo, network, family, reasons);
+  return { payable: reasons.length === 0, reasons };
+}

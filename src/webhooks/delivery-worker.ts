@@ -1,0 +1,166 @@
+import type { Database } from "../db/prisma-client";
+import { emitEvents } from "../events/emit";
+import { pruneEvents } from "../events/event-queries";
+import type { Logger } from "../logging/logger";
+import { sendHop } from "../probe/http-hop";
+import { JobPump } from "../probe/pump";
+import { type HostResolver, systemResolver } from "../probe/resolve-target";
+import { AddressPolicy } from "../probe/ssrf-guard";
+import { type AttemptRecord, claimDueDeliveries, type DueDelivery, recordAttempt } from "./deliveries";
+import { signingSecrets } from "./secrets";
+import { retryDelayMs, type WebhookSettings } from "./settings";
+import { signatureHeaders } from "./sign";
+import { vetWebhookUrl } from "./url-guard";
+
+export interface DeliveryDeps {
+  db: Database;
+  settings: WebhookSettings;
+  logger: Logger;
+  /** Injected in tests (secret rotation, failure windows); real time otherwise. */
+  now?: () => Date;
+  resolve?: HostResolver;
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** What the receiver gets: the event, without data.metadata when the endpoint asks for that. */
+export function deliveryBody(delivery: DueDelivery): string {
+  const { event, endpoint } = delivery;
+  if (!endpoint.redactMetadata || !("metadata" in event.data)) return JSON.stringify(event);
+  const { metadata: _removed, ...data } = event.data;
+  return JSON.stringify({ ...event, data });
+}
+
+/** One POST, signed with every valid secret; a 2xx within the time limit is a success. */
+async function attempt(
+  deps: DeliveryDeps,
+  policy: AddressPolicy,
+  delivery: DueDelivery,
+  at: Date,
+): Promise<AttemptRecord> {
+  const started = performance.now();
+  const record = (responseStatus: number | null, error: string | null): AttemptRecord => ({
+    attemptedAt: at,
+    durationMs: Math.round(performance.now() - started),
+    responseStatus,
+    error,
+    succeeded: error === null && responseStatus !== null && responseStatus >= 200 && responseStatus < 300,
+  });
+  // Vetted again on every attempt: the name may resolve elsewhere since the endpoint was saved.
+  const check = await vetWebhookUrl(delivery.endpoint.url, policy, deps.resolve ?? systemResolver);
+  if (!check.ok) return record(null, `refused: ${check.reason}`);
+  const body = deliveryBody(delivery);
+  try {
+    // Redirects are not followed: a 3xx is a failed attempt, so a redirect can never reach a
+    // host the guard did not vet.
+    const response = await sendHop({
+      target: check.target,
+      method: "POST",
+      jsonBody: body,
+      userAgent: deps.settings.userAgent,
+      extraHeaders: signatureHeaders(delivery.event.id, at, body, signingSecrets(delivery.endpoint, at)),
+      maxBytes: 4096,
+      signal: AbortSignal.timeout(deps.settings.timeoutMs),
+    });
+    const ok = response.status >= 200 && response.status < 300;
+    return record(response.status, ok ? null : `answered ${response.status}`);
+  } catch (error) {
+    return record(null, message(error));
+  }
+}
+
+/**
+ * Attempts one claimed delivery and settles it in one transaction with its log row. A failure
+ * schedules a jittered retry until the 3-day window ends; an endpoint whose failures go back 3
+ * days is disabled, and its owner's other endpoints get a webhook_endpoint.disabled event.
+ */
+export async function deliver(
+  deps: DeliveryDeps,
+  policy: AddressPolicy,
+  delivery: DueDelivery,
+): Promise<AttemptRecord> {
+  const now = deps.now ?? (() => new Date());
+  const at = now();
+  const result = await attempt(deps, policy, delivery, at);
+  const { settings } = deps;
+  const windowOver = at.getTime() - delivery.createdAt.getTime() >= settings.retryWindowMs;
+  const retryAt =
+    result.succeeded || windowOver
+      ? null
+      : new Date(at.getTime() + retryDelayMs(settings, delivery.attempts));
+  await deps.db.$transaction(async (tx) => {
+    await recordAttempt(tx, delivery, result, retryAt);
+    if (result.succeeded) return;
+    const failingSince = delivery.endpoint.failingSince ?? at;
+    if (at.getTime() - failingSince.getTime() < settings.retryWindowMs) return;
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: delivery.endpoint.id, disabledAt: null },
+      data: { disabledAt: at },
+    });
+    if (count === 0) return;
+    const { endpoint } = delivery;
+    await emitEvents(tx, [
+      {
+        type: "webhook_endpoint.disabled",
+        owner: { organisationId: endpoint.organisationId, environment: endpoint.environment },
+        data: {
+          webhook_endpoint_id: endpoint.id,
+          url: endpoint.url,
+          disabled_at: at.toISOString(),
+          reason: "deliveries failed for 3 days",
+        },
+      },
+    ]);
+  });
+  deps.logger.debug(
+    {
+      deliveryId: delivery.id,
+      endpointId: delivery.endpoint.id,
+      status: result.responseStatus,
+      ok: result.succeeded,
+    },
+    "webhook delivery attempted",
+  );
+  return result;
+}
+
+export interface WebhookDelivery {
+  /** Wakes an idle worker (after an event was emitted in this process, or a retry asked for). */
+  notify(): void;
+  stop(): Promise<void>;
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * Delivers due webhooks with `concurrency` slots until stopped, and prunes events past their
+ * retention hourly. Any number of processes may run it: claims use SKIP LOCKED.
+ */
+export function startWebhookDelivery(deps: DeliveryDeps): WebhookDelivery {
+  const { settings, logger } = deps;
+  const policy = new AddressPolicy(settings.allowedNetworks);
+  const leaseMs = settings.timeoutMs + 60_000;
+  const pump = new JobPump<DueDelivery>({
+    concurrency: settings.concurrency,
+    pollMs: settings.pollMs,
+    fetch: (count) => claimDueDeliveries(deps.db, count, leaseMs),
+    run: async (delivery) => {
+      await deliver(deps, policy, delivery);
+    },
+    onError: (error) => logger.error({ err: error }, "webhook delivery error"),
+  });
+  pump.start();
+  const prune = () =>
+    pruneEvents(deps.db, settings.eventRetentionDays).catch((error: unknown) =>
+      logger.error({ err: error }, "pruning events failed"),
+    );
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  timer.unref();
+  return {
+    notify: () => pump.notify(),
+    async stop() {
+      clearInterval(timer);
+      await pump.stop();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Config } from "../config/config";
+import type { HostResolver } from "../probe/resolve-target";
+
+export interface WebhookSettings {
+  allowedNetworks: string[];
+  eventRetentionDays: number;
+  /** Deliveries in flight per process. */
+  concurrency: number;
+  pollMs: number;
+  /** A 2xx within this time is a success. */
+  timeoutMs: number;
+  /** Retries stop (delivery failed) and an endpoint failing this long is disabled: 3 days. */
+  retryWindowMs: number;
+  /** First retry delay; doubled per attempt up to maxRetryDelayMs, then jittered. */
+  firstRetryDelayMs: number;
+  maxRetryDelayMs: number;
+  userAgent: string;
+  resolve?: HostResolver;
+}
+
+export function webhookSettingsFromConfig(config: Config): WebhookSettings {
+  return {
+    allowedNetworks: config.WEBHOOK_ALLOWED_NETWORKS,
+    eventRetentionDays: config.EVENT_RETENTION_DAYS,
+    concurrency: 8,
+    pollMs: 1_000,
+    timeoutMs: 10_000,
+    retryWindowMs: 3 * 86_400_000,
+    firstRetryDelayMs: 30_000,
+    maxRetryDelayMs: 6 * 3_600_000,
+    userAgent: "x402-catalogue-webhooks/0.1",
+  };
+}
+
+/**
+ * Exponential backoff with jitter: the nth retry waits between half and all of
+ * min(first · 2^(n-1), max), so endpoints that failed together do not retry together. With the
+ * defaults about 20 attempts fit in the 3-day window.
+ */
+export function retryDelayMs(settings: WebhookSettings, attempt: number, random = Math.random()): number {
+  const ceiling = Math.min(
+    settings.firstRetryDelayMs * 2 ** Math.max(0, attempt - 1),
+    settings.maxRetryDelayMs,
+  );
+  return Math.round(ceiling / 2 + (ceiling / 2) * random);
+}

@@ -1,0 +1,206 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../support/app";
+import { seedServices } from "../../support/catalogue";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { firstEndpointId, seedPaymentOptions } from "../../support/payments";
+
+const REPO = path.resolve(import.meta.dirname, "../../..");
+const TOOLS = [
+  "get_service",
+  "get_service_history",
+  "list_categories",
+  "search_endpoints",
+  "search_services",
+];
+
+interface Page {
+  items: Record<string, unknown>[];
+  has_more: boolean;
+  total: number;
+}
+
+const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
+  (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+
+describe("the MCP server, through the SDK's own client", () => {
+  let database: TestDatabase;
+  let api: TestApp;
+  let server: http.Server;
+  let client: Client;
+  let quotesId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    api = createTestApp(database);
+    [quotesId] = await seedServices(database.db, [
+      {
+        name: "Stock Quotes",
+        domain: "quotes.test",
+        category: "Finance",
+        description: "Real-time stock quotes",
+        volumeUsdc30d: "900",
+        endpoints: [
+          { method: "GET", url: "https://quotes.test/v1/quote", description: "Latest stock quote" },
+        ],
+        history: [
+          { observedFrom: new Date("2026-01-01T00:00:00Z"), observedTo: new Date("2026-01-02T00:00:00Z") },
+        ],
+      },
+      {
+        name: "Weather",
+        domain: "weather.test",
+        category: "Weather",
+        volumeUsdc30d: "100",
+        endpoints: [{ method: "GET", url: "https://weather.test/v1/now", description: "Weather now" }],
+      },
+    ]);
+    await seedPaymentOptions(database.db, await firstEndpointId(database.db, quotesId), [
+      {
+        sourceId: (await database.db.service.findUniqueOrThrow({ where: { id: quotesId } })).sourceId,
+        network: "eip155:8453",
+        priceUsdc: "0.01",
+        amountAtomic: "10000",
+        payTo: "0x1",
+      },
+    ]);
+    await database.db.paymentOption.updateMany({ data: { payable: true } });
+    server = http.createServer(api.app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    client = new Client({ name: "catalogue-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+  });
+  afterAll(async () => {
+    await client.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await api.close();
+    await database.drop();
+  });
+
+  it("when the tools are listed over HTTP, then all five come, each with input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+    }
+    const search = tools.find((t) => t.name === "search_services");
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(["q", "max_price", "fields"]),
+    );
+  });
+
+  it("when services are searched with fields, then a small page of just those fields comes", async () => {
+    const result = await client.callTool({
+      name: "search_services",
+      arguments: { q: "stock", fields: ["id", "name"] },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      items: [{ id: quotesId, name: "Stock Quotes" }],
+      has_more: false,
+      total: 1,
+    });
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+  });
+
+  it("when no limit is given, then the page is the MCP default (10), and limit pages like REST", async () => {
+    const result = await client.callTool({
+      name: "search_services",
+      arguments: { limit: 1, fields: ["name"] },
+    });
+    expect(result.structuredContent).toEqual({ items: [{ name: "Stock Quotes" }], has_more: true, total: 2 });
+  });
+
+  it("when endpoints are searched for payable ones, then only those come, with their verdict", async () => {
+    const result = await client.callTool({
+      name: "search_endpoints",
+      arguments: { q: "quote", payable: "true", fields: ["url", "payability"] },
+    });
+    const page = result.structuredContent as Page;
+    expect(page.items).toEqual([
+      {
+        url: "https://quotes.test/v1/quote",
+        payability: { payable: true, decided_by: "directory", reasons: [] },
+      },
+    ]);
+  });
+
+  it("when a service is read, then its detail comes; an unknown id is an error naming it", async () => {
+    const found = await client.callTool({
+      name: "get_service",
+      arguments: { id: quotesId, fields: ["name", "endpoints"] },
+    });
+    expect(found.structuredContent).toMatchObject({
+      name: "Stock Quotes",
+      endpoints: [{ url: "https://quotes.test/v1/quote", payment_options: [{ price_usdc: "0.01" }] }],
+    });
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const unknown = await client.callTool({ name: "get_service", arguments: { id: missing } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toBe(`No service with id ${missing}`);
+  });
+
+  it("when history and categories are asked, then they answer like REST", async () => {
+    const history = await client.callTool({ name: "get_service_history", arguments: { id: quotesId } });
+    expect((history.structuredContent as Page).items).toEqual([
+      expect.objectContaining({ observed_from: "2026-01-01T00:00:00.000Z" }),
+    ]);
+    const categories = await client.callTool({ name: "list_categories", arguments: {} });
+    expect((categories.structuredContent as Page).items).toEqual([
+      { category: "Finance", service_count: 1 },
+      { category: "Weather", service_count: 1 },
+    ]);
+  });
+
+  it("when /mcp is asked with GET, then 405 says MCP clients POST (the server keeps no sessions)", async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const response = await fetch(url);
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+  });
+
+  it("when an argument breaks the REST schema's rules, then the tool answers an error naming it", async () => {
+    for (const [name, args, words] of [
+      ["search_services", { limit: 500 }, /limit/],
+      ["search_services", { sort: "relevance" }, /relevance needs q/],
+      ["search_endpoints", { payable: "yes" }, /payable/],
+      ["search_services", { colour: "red" }, /colour/],
+      ["get_service", { id: "not-a-uuid" }, /service id/],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect(textOf(result)).toMatch(words);
+    }
+  });
+
+  it("when the stdio server (npm run mcp) is started by a client, then it answers the same tools", async () => {
+    const stdio = new Client({ name: "catalogue-test-stdio", version: "1.0.0" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", "jobs/mcp.ts"],
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "warn" },
+      stderr: "pipe",
+    });
+    await stdio.connect(transport);
+    try {
+      expect((await stdio.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
+      const result = await stdio.callTool({
+        name: "search_services",
+        arguments: { q: "weather", fields: ["name"] },
+      });
+      expect(result.structuredContent).toEqual({ items: [{ name: "Weather" }], has_more: false, total: 1 });
+    } finally {
+      await stdio.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,137 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import ganache from "ganache";
+import solc from "solc";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type PublicClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+
+/** A minimal USDC for tests: 6 decimals, the standard Transfer event (the settlement reads only that). */
+const TOKEN_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract TestUSDC {
+  string public name = "USD Coin"; string public symbol = "USDC"; uint8 public decimals = 6;
+  mapping(address => uint256) public balanceOf;
+  event Transfer(address indexed from, address indexed to, uint256 value);
+  function mint(address to, uint256 v) external { balanceOf[to] += v; emit Transfer(address(0), to, v); }
+  function transfer(address to, uint256 v) external returns (bool) {
+    require(balanceOf[msg.sender] >= v); balanceOf[msg.sender] -= v; balanceOf[to] += v;
+    emit Transfer(msg.sender, to, v); return true;
+  }
+}`;
+
+const TOKEN_ABI = [
+  {
+    type: "function",
+    name: "mint",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "v", type: "uint256" },
+    ],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "v", type: "uint256" },
+    ],
+    outputs: [{ name: "", type: "bool" }],
+  },
+] as const;
+
+/** Compiled once per source text and kept in the temp dir: solc takes seconds, a read milliseconds. */
+async function tokenBytecode(): Promise<`0x${string}`> {
+  const hash = createHash("sha256").update(TOKEN_SOURCE).digest("hex").slice(0, 16);
+  const cached = path.join(tmpdir(), "x402-catalogue-test-usdc", `${hash}.bin`);
+  try {
+    return (await readFile(cached, "utf8")) as `0x${string}`;
+  } catch {
+    const input = {
+      language: "Solidity",
+      sources: { "TestUSDC.sol": { content: TOKEN_SOURCE } },
+      settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["evm.bytecode.object"] } } },
+    };
+    const output = JSON.parse(solc.compile(JSON.stringify(input)));
+    const object: string | undefined = output.contracts?.["TestUSDC.sol"]?.TestUSDC?.evm?.bytecode?.object;
+    if (!object) throw new Error(`solc failed: ${JSON.stringify(output.errors)}`);
+    await mkdir(path.dirname(cached), { recursive: true });
+    await writeFile(cached, `0x${object}`);
+    return `0x${object}`;
+  }
+}
+
+const FUNDER_KEY = `0x${"11".repeat(32)}` as const;
+
+export interface LocalChain {
+  rpcUrl: string;
+  usdc: `0x${string}`;
+  client: PublicClient;
+  /** Sends `units` micro-USDC from the funded test account to `to`; resolves once mined. */
+  pay(to: string, units: bigint): Promise<bigint>;
+  /** Mines empty blocks (confirmations). */
+  mine(blocks: number): Promise<void>;
+  /** Moves the chain's clock forward (blocks after this are later). */
+  advanceTime(seconds: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A real EVM (ganache) on 127.0.0.1 with Base's chain id and a deployed test USDC. */
+export async function startLocalChain(): Promise<LocalChain> {
+  const account = privateKeyToAccount(FUNDER_KEY);
+  const server = ganache.server({
+    chain: { chainId: 8453 },
+    wallet: { accounts: [{ secretKey: FUNDER_KEY, balance: `0x${(10n ** 21n).toString(16)}` }] },
+    logging: { quiet: true },
+  });
+  await server.listen(0, "127.0.0.1");
+  const address = server.address();
+  const rpcUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const chain = defineChain({
+    id: 8453,
+    name: "local base",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const client = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
+  const testClient = createTestClient({ mode: "ganache", chain, transport: http(rpcUrl) });
+  const deployHash = await wallet.deployContract({ abi: TOKEN_ABI, bytecode: await tokenBytecode() });
+  const usdc = (await client.waitForTransactionReceipt({ hash: deployHash })).contractAddress;
+  if (!usdc) throw new Error("the test USDC was not deployed");
+  const mintHash = await wallet.writeContract({
+    address: usdc,
+    abi: TOKEN_ABI,
+    functionName: "mint",
+    args: [account.address, 10n ** 15n],
+  });
+  await client.waitForTransactionReceipt({ hash: mintHash });
+  return {
+    rpcUrl,
+    usdc,
+    client,
+    async pay(to, units) {
+      const hash = await wallet.writeContract({
+        address: usdc,
+        abi: TOKEN_ABI,
+        functionName: "transfer",
+        args: [to as `0x${string}`, units],
+      });
+      return (await client.waitForTransactionReceipt({ hash })).blockNumber;
+    },
+    mine: (blocks) => testClient.mine({ blocks }),
+    advanceTime: async (seconds) => void (await testClient.increaseTime({ seconds })),
+    close: () => server.close(),
+  };
+}
