@@ -55,7 +55,7 @@ const joined = (values: Prisma.Sql): Prisma.Sql =>
  * entry's rows (price, networks, sources, probes) is aggregated once for all the rows asked, set
  * by set (a subquery per row made 100,000 rows several times slower); the definitions are the
  * detail's: probes of the endpoints the entry shows (one per method and URL), 30-day window.
- * `payableEndpoints` (the index's payability counts, in the order of `ids`) is a column of its own:
+ * `payableEndpoints` (the loaded catalogue's payability counts, in the order of `ids`) is a column of its own:
  * the verdict is computed in TypeScript, not in SQL.
  */
 export function serviceExportQuery(ids: string[], payableEndpoints: number[]): Prisma.Sql {
