@@ -10,8 +10,10 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import { Accounts } from "../src/accounts/accounts";
 import { createApiKey } from "../src/accounts/api-keys";
+import { API_KEYS_CHANGED_CHANNEL } from "../src/accounts/key-cache";
 import { refreshAllSearch } from "../src/catalogue/search-documents";
 import { loadConfig } from "../src/config/config";
+import { listenFor } from "../src/db/notifications";
 import { createReadPool } from "../src/db/read-pool";
 import { type AppDependencies, createApp } from "../src/http/app";
 import { ResponseCache } from "../src/http/response-cache";
@@ -186,6 +188,8 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
   const pool = createReadPool(database.url, connections, benchLogger);
   const servers: Array<{ close(): Promise<void> }> = [];
   const openAccounts: Accounts[] = [];
+  // Verified keys are kept in memory, as `npm start` keeps them (src/accounts/key-cache.ts).
+  const keyChanges = listenFor(database.url, API_KEYS_CHANGED_CHANNEL, benchLogger);
   try {
     let started = performance.now();
     await generateCatalogue(database.url);
@@ -214,7 +218,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       ["catalogue:read"],
     );
     const startApp = async (options: Partial<AppDependencies>): Promise<string> => {
-      const accounts = new Accounts(pool, benchLogger, accountSettings);
+      const accounts = new Accounts(pool, benchLogger, accountSettings, keyChanges);
       const app = createApp({
         db: database.db,
         pool,
@@ -388,6 +392,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
   } finally {
     for (const server of servers.reverse()) await server.close();
     for (const accounts of openAccounts) await accounts.close();
+    await keyChanges.close();
     await pool.end();
     await database.close();
   }
