@@ -10,6 +10,8 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
+          // Pure functions with no shared state: one module graph for all files, not one per file.
+          isolate: false,
         },
       },
       {
