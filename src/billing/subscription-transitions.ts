@@ -56,9 +56,10 @@ export async function moveSubscriptions(
 
 /**
  * How a subscription reaches the limits the accounts layer enforces: a live subscription that is
- * active puts its organisation on its plan (keys are looked up with their organisation's plan on
- * every request, so the new rate limit holds from the next request); one that is past_due or
- * canceled puts it back on the free plan. Test-environment subscriptions change no limits.
+ * active puts its organisation on its plan (a key's limit is its organisation's plan's; the
+ * update notifies every API process to drop its cached keys, see accounts/key-cache.ts); one that
+ * is past_due or canceled puts it back on the free plan. Test-environment subscriptions change no
+ * limits.
  */
 async function syncOrganisationPlan(tx: pg.PoolClient, subscription: MovedSubscription): Promise<void> {
   if (subscription.environment !== "live" || subscription.status === "incomplete") return;

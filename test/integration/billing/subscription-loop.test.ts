@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { untilReadersSawLatestChange } from "../../../src/accounts/key-cache";
 import { type RunningSettlement, startSettlement } from "../../../src/billing/settlement-runner";
 import type { HostResolver } from "../../../src/probe/resolve-target";
 import { startWebhookDelivery, type WebhookDelivery } from "../../../src/webhooks/delivery-worker";
@@ -116,6 +117,8 @@ describe("the billing loop of the README", () => {
       async () => expect((await call(`/v1/merchant/subscriptions/${id}`)).body.status).toBe("active"),
       WAIT,
     );
+    // Each API process drops its cached keys when it hears the plan change.
+    await untilReadersSawLatestChange(database.db);
     expect((await call("/v1/plans")).headers.get("ratelimit-limit")).toBe("6000");
 
     const change = await call(`/v1/merchant/subscriptions/${id}/change-plan`, "POST", { plan_id: "pro" });
@@ -125,6 +128,8 @@ describe("the billing loop of the README", () => {
       async () => expect((await call(`/v1/merchant/subscriptions/${id}`)).body.plan_id).toBe("pro"),
       WAIT,
     );
+    // Each API process drops its cached keys when it hears the plan change.
+    await untilReadersSawLatestChange(database.db);
     expect((await call("/v1/plans")).headers.get("ratelimit-limit")).toBe("30000");
 
     const verifier = new Webhook(endpoint.body.secret);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { untilReadersSawLatestChange } from "../../../src/accounts/key-cache";
 import { expireDueOrders } from "../../../src/billing/payment-order-transitions";
 import { renewOnce } from "../../../src/billing/renewals";
 import type { SettlementChain } from "../../../src/billing/settlement-chains";
@@ -171,6 +172,8 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     ).body;
     expect(paid).toMatchObject({ id: invoice.id, status: "paid" });
     expect(await organisationPlan("shop")).toBe("starter");
+    // Each API process drops its cached keys when it hears the plan change.
+    await untilReadersSawLatestChange(database.db);
     expect((await call(shop, "/v1/plans")).headers.get("ratelimit-limit")).toBe("6000");
     const events = await eventsOf(shop, ["invoice.paid", "subscription.updated", "payment_order.paid"]);
     expect(events.map((event) => event.type)).toEqual([
@@ -215,6 +218,8 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     await watcher.catchUp();
     expect(await subscription(shop, subscriptionId)).toMatchObject({ plan_id: "pro", status: "active" });
     expect(await organisationPlan("shop")).toBe("pro");
+    // Each API process drops its cached keys when it hears the plan change.
+    await untilReadersSawLatestChange(database.db);
     expect((await call(shop, "/v1/plans")).headers.get("ratelimit-limit")).toBe("30000");
   });
 
