@@ -65,3 +65,21 @@ export async function call(baseUrl: string, path: string, init: RequestInit = {}
   const json = response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : undefined;
   return { status: response.status, headers: response.headers, body: json, text };
 }
+
+/** A JSON request with a bearer key (null: none); a string body is sent as it is (malformed JSON). */
+export function callAs(
+  baseUrl: string,
+  key: IssuedKey | null,
+  path: string,
+  method = "GET",
+  body?: unknown,
+): Promise<Answer> {
+  return call(baseUrl, path, {
+    method,
+    headers: {
+      ...(key ? bearer(key.key) : {}),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EvmAddressDeriver } from "../../../src/chain/deposit-address";
 import {
-  bearer,
   call as callApi,
+  callAs,
   type IssuedKey,
   issueKey,
   type Replica,
@@ -36,11 +36,7 @@ describe("payment orders over the API", () => {
   });
 
   const call = (key: IssuedKey, path: string, method = "GET", body?: unknown) =>
-    callApi(api.url, path, {
-      method,
-      headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    callAs(api.url, key, path, method, body);
   const order = (key: IssuedKey, fields: Record<string, unknown> = {}) =>
     call(key, "/v1/payment-orders", "POST", {
       merchant_order_id: "order-1",

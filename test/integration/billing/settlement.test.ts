@@ -6,14 +6,7 @@ import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
 import { UsdcChainReader } from "../../../src/chain/usdc-transfers";
 import { withTransaction } from "../../../src/db/transaction";
 import { tryLockSource } from "../../../src/scheduling/source-lock";
-import {
-  bearer,
-  call as callApi,
-  type IssuedKey,
-  issueKey,
-  type Replica,
-  startReplica,
-} from "../../support/accounts";
+import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type LocalChain, startLocalChain } from "../../support/local-chain";
@@ -47,12 +40,7 @@ describe("settlement on a real local chain", () => {
     await database.drop();
   });
 
-  const call = (path: string, method = "GET", body?: unknown) =>
-    callApi(api.url, path, {
-      method,
-      headers: { ...bearer(key.key), "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const call = (path: string, method = "GET", body?: unknown) => callAs(api.url, key, path, method, body);
   const createOrder = async (amount: string, expiresAt = IN_A_WEEK()) => {
     const answer = await call("/v1/payment-orders", "POST", {
       merchant_order_id: `m-${Math.random()}`,

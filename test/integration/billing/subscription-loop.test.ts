@@ -4,14 +4,7 @@ import { untilReadersSawLatestChange } from "../../../src/accounts/key-cache";
 import { type RunningSettlement, startSettlement } from "../../../src/billing/settlement-runner";
 import type { HostResolver } from "../../../src/probe/resolve-target";
 import { startWebhookDelivery, type WebhookDelivery } from "../../../src/webhooks/delivery-worker";
-import {
-  bearer,
-  call as callApi,
-  type IssuedKey,
-  issueKey,
-  type Replica,
-  startReplica,
-} from "../../support/accounts";
+import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type LocalChain, startLocalChain } from "../../support/local-chain";
@@ -86,12 +79,7 @@ describe("the billing loop of the README", () => {
     await database.drop();
   });
 
-  const call = (path: string, method = "GET", body?: unknown) =>
-    callApi(api.url, path, {
-      method,
-      headers: { ...bearer(key.key), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const call = (path: string, method = "GET", body?: unknown) => callAs(api.url, key, path, method, body);
   const payOrder = async (orderId: string) => {
     const order = (await call(`/v1/payment-orders/${orderId}`)).body;
     await chain.pay(order.payment_instructions[0].address, BigInt(order.chain_amount));

@@ -7,14 +7,7 @@ import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
 import type { BillingSettings } from "../../../src/billing/subscriptions";
 import { UsdcChainReader } from "../../../src/chain/usdc-transfers";
 import { withTransaction } from "../../../src/db/transaction";
-import {
-  bearer,
-  call as callApi,
-  type IssuedKey,
-  issueKey,
-  type Replica,
-  startReplica,
-} from "../../support/accounts";
+import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type LocalChain, startLocalChain } from "../../support/local-chain";
@@ -62,14 +55,7 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
   });
 
   const call = (key: IssuedKey | null, path: string, method = "GET", body?: unknown) =>
-    callApi(api.url, path, {
-      method,
-      headers: {
-        ...(key ? bearer(key.key) : {}),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
+    callAs(api.url, key, path, method, body);
   const subscribe = (key: IssuedKey, planId: string, user = "user-1") =>
     call(key, "/v1/merchant/subscriptions", "POST", { merchant_user_id: user, plan_id: planId });
   const subscription = async (key: IssuedKey, id: string) =>
