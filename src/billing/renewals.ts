@@ -14,6 +14,7 @@ export interface RenewalOutcome {
 
 /**
  * The renewal job, as of `at`, in the caller's transaction:
+ * (a subscription with an open upgrade invoice waits until it is paid or void)
  * 1. an active subscription marked cancel_at_period_end whose period has ended is canceled;
  * 2. every other active subscription whose period has ended starts the next one: a scheduled plan
  *    change (pending_plan_id) takes effect first, then a renewal invoice for the new period at that
@@ -30,7 +31,12 @@ export async function runRenewals(
   settings: BillingSettings,
   at: Date,
 ): Promise<RenewalOutcome> {
-  const ended = Prisma.sql`s.status = 'active' AND s.current_period_end <= ${at}`;
+  // A subscription whose upgrade invoice is still open waits: its payment may be mined before the
+  // period end and credited only after the confirmations, and the next period is priced at the
+  // plan it settles on. The upgrade's order expires at the period end at the latest, so the wait
+  // ends once the chain has been read past it.
+  const ended = Prisma.sql`s.status = 'active' AND s.current_period_end <= ${at}
+    AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.subscription_id = s.id AND i.kind = 'upgrade' AND i.status = 'open')`;
   const canceled = await moveSubscriptions(
     tx,
     Prisma.sql`${ended} AND s.cancel_at_period_end`,

@@ -651,4 +651,24 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
       previous: { status: "incomplete" },
     });
   });
+  it("when the period ends while an upgrade invoice is open, then renewal waits for it and prices the next period at the plan it settles on", async () => {
+    const edge = await issueKey(database.db, "edge", "live", [...SCOPES]);
+    const { subscription: created, invoice: first } = (await subscribe(edge, "starter")).body;
+    await payInvoice(edge, first);
+    const upgrade = (
+      await call(edge, `/v1/merchant/subscriptions/${created.id}/change-plan`, "POST", { plan_id: "pro" })
+    ).body.invoice;
+    const end = new Date(Date.parse((await subscription(edge, created.id)).current_period_end));
+    await renewOnce(api.pool, settings, end);
+    expect(await subscription(edge, created.id)).toMatchObject({ plan_id: "starter", status: "active" });
+    expect((await subscription(edge, created.id)).current_period_end).toBe(end.toISOString());
+    await payInvoice(edge, upgrade);
+    await renewOnce(api.pool, settings, end);
+    const renewed = await subscription(edge, created.id);
+    expect(renewed).toMatchObject({ plan_id: "pro", current_period_start: end.toISOString() });
+    const [renewal] = (
+      await call(edge, `/v1/merchant/portal/invoices?subscription_id=${created.id}&status=open`)
+    ).body;
+    expect(renewal).toMatchObject({ kind: "renewal", amount: "99.000000", target_plan_id: "pro" });
+  });
 });
