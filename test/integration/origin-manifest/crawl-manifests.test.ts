@@ -79,7 +79,7 @@ describe("crawling origin manifests", () => {
     database = await createTestDatabase();
     origins = await new FixtureOrigins().start();
     feed = await new FixtureFeed().start();
-    feed.items = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"].map((name) =>
+    feed.items = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "iota"].map((name) =>
       v2Item(`${at(`${name}.example`)}/feed-listed`, { serviceName: `${name} service` }),
     );
     // alpha: v2 resources at /.well-known/x402; beta: v1 endpoints only at x402.json.
@@ -104,6 +104,15 @@ describe("crawling origin manifests", () => {
     origins.serve("zeta.example", WELL_KNOWN, {
       json: { x402Version: 2, endpoints: [], padding: "x".repeat(MAX_BYTES * 2) },
     });
+    // eta: a redirect to another host's manifest; iota: plain text that is not JSON.
+    origins.serve("eta.example", WELL_KNOWN, {
+      status: 301,
+      headers: { location: `${at("theta.example")}${WELL_KNOWN}` },
+      body: "",
+    });
+    origins.serve("theta.example", WELL_KNOWN, { json: v2Resources(at("theta.example")) });
+    for (const path of [WELL_KNOWN, `${WELL_KNOWN}.json`])
+      origins.serve("iota.example", path, { body: "hello", headers: { "content-type": "text/plain" } });
     // configured: no directory or feed lists it; a free-form manifest served as text/plain.
     origins.serve("configured.example", WELL_KNOWN, {
       body: JSON.stringify(freeFormMap()),
@@ -140,7 +149,7 @@ describe("crawling origin manifests", () => {
 
   it("when an origin has no manifest or it cannot be read, then that is recorded, never listed", async () => {
     const errors = await database.db.crawlError.findMany({ where: { crawlRunId: first.runId } });
-    const about = (host: string) => errors.filter((e) => e.url.includes(host));
+    const about = (host: string) => errors.filter((e) => e.url.includes(`//${host}`));
     expect(about("gamma.example")).toEqual([
       expect.objectContaining({
         kind: "skipped",
@@ -159,6 +168,18 @@ describe("crawling origin manifests", () => {
     ]);
     expect(about("zeta.example")).toEqual([
       expect.objectContaining({ kind: "fetch", message: `larger than ${MAX_BYTES} bytes: not read` }),
+    ]);
+    expect(about("eta.example")).toEqual([
+      expect.objectContaining({
+        kind: "skipped",
+        message: `no manifest (${WELL_KNOWN}: redirected to another host (theta.example:${origins.port}): not this origin's manifest; ${WELL_KNOWN}.json: HTTP 404)`,
+      }),
+    ]);
+    expect(about("iota.example")).toEqual([
+      expect.objectContaining({
+        kind: "skipped",
+        message: expect.stringMatching(/not JSON \(text\/plain\)/),
+      }),
     ]);
     // Another origin's resource, an item without a URL and one without payment requirements
     // are recorded as value problems.
