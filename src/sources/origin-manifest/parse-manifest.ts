@@ -75,17 +75,25 @@ export function parseManifest(json: unknown, manifestUrl: URL): ManifestReading 
     return reading("bare_array", null, context);
   }
   if (!isRecord(json)) return `not a manifest: the document is ${json === null ? "null" : typeof json}`;
-  const version = readVersion(json.x402Version);
-  const field = LIST_FIELDS.find((name) => json[name] !== undefined && json[name] !== null);
-  if (field === undefined) {
+  const fields = LIST_FIELDS.filter((name) => json[name] !== undefined && json[name] !== null);
+  const [family] = fields;
+  if (family === undefined) {
     const keys = Object.keys(json).slice(0, 12).join(", ") || "none";
     return `not a manifest: no endpoints, services, resources or routes listed (keys: ${keys})`;
   }
-  const context = newContext(manifestUrl, version, text(json.name) ?? text(json.serviceName));
-  const list = json[field];
-  if (Array.isArray(list) || isRecord(list)) readList(list, `$.${field}`, context);
-  else return `not a manifest: ${field} is ${typeof list}, not a list`;
-  return reading(field, text(json.description), context);
+  const context = newContext(
+    manifestUrl,
+    readVersion(json.x402Version),
+    text(json.name) ?? text(json.serviceName),
+  );
+  // Every list present is read (a manifest may keep `endpoints` beside `resources`); the first names the family.
+  for (const field of fields) {
+    const list = json[field];
+    if (Array.isArray(list) || isRecord(list)) readList(list, `$.${field}`, context);
+    else if (fields.length === 1) return `not a manifest: ${field} is ${typeof list}, not a list`;
+    else context.problems.push({ where: `$.${field}`, message: `${typeof list}, not a list`, raw: list });
+  }
+  return reading(family, text(json.description), context);
 }
 
 function readVersion(raw: unknown): number | null {
@@ -145,7 +153,8 @@ function readItem(item: unknown, where: string, context: Context, base: URL | un
 function resolveUrl(raw: string | null, context: Context, base: URL | undefined): URL | null {
   if (raw === null) return null;
   try {
-    const url = new URL(raw, base ?? context.manifestUrl);
+    // A relative path is the origin's ("weather" is /weather, not /.well-known/weather).
+    const url = new URL(raw, base ?? new URL("/", context.manifestUrl));
     return url.protocol === "http:" || url.protocol === "https:" ? url : null;
   } catch {
     return null;

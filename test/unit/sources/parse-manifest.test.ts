@@ -148,6 +148,25 @@ describe("parseManifest", () => {
     ]);
   });
 
+  it("when paths are relative without a slash, then they resolve at the origin's root, not under /.well-known", () => {
+    const reading = read({ endpoints: [{ path: "weather" }, { path: "./v1/x" }] });
+    expect(listed(reading)).toEqual([`GET ${ORIGIN}/weather`, `GET ${ORIGIN}/v1/x`]);
+  });
+
+  it("when a manifest has several list fields, then every one is read and the first names the family", () => {
+    const reading = read({
+      x402Version: 2,
+      endpoints: [{ path: "/a" }],
+      resources: [`${ORIGIN}/b`],
+      routes: 7,
+    });
+    expect(reading.family).toBe("endpoints");
+    expect(listed(reading)).toEqual([`GET ${ORIGIN}/a`, `GET ${ORIGIN}/b`]);
+    expect(reading.problems).toEqual([
+      expect.objectContaining({ where: "$.routes", message: "number, not a list" }),
+    ]);
+  });
+
   it("when the version is a numeric string, then it is read as the version", () => {
     expect(read({ x402Version: "2", endpoints: [] }).x402Version).toBe(2);
   });
