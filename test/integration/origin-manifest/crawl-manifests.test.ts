@@ -1,10 +1,8 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CrawlOutcome } from "../../../src/crawl-run/outcome";
-import {
-  crawlOriginManifests,
-  MANIFEST_SOURCE_URL,
-} from "../../../src/sources/origin-manifest/crawl-manifests";
+import { crawlSource } from "../../../src/sources/crawl-source";
+import { MANIFEST_SOURCE_URL } from "../../../src/sources/origin-manifest/crawl-manifests";
 import { v2Item } from "../../fixtures/bazaar/feed-items";
 import { freeFormMap, v1Endpoints, v2Resources } from "../../fixtures/manifests/families";
 import { createTestApp, type TestApp } from "../../support/app";
@@ -42,8 +40,9 @@ describe("crawling origin manifests", () => {
   let first: Extract<CrawlOutcome, { runId: string }>;
   const at = (host: string) => origins.origin(host);
 
+  // Through crawlSource, as the schedule and `npm run crawl -- --kind origin_manifest` run it.
   const crawlManifests = (configured: string[]) =>
-    crawlOriginManifests(
+    crawlSource(
       {
         db: database.db,
         databaseUrl: database.url,
@@ -52,8 +51,8 @@ describe("crawling origin manifests", () => {
         manifest: { maxBytes: MAX_BYTES },
         resolve: fixtureResolver({ "internal.example": "10.1.2.3" }),
       },
-      { url: MANIFEST_SOURCE_URL, trigger: "manual" },
-      configured,
+      { kind: "origin_manifest", origins: configured },
+      "manual",
     ).then(ran);
 
   const entryOf = async (domain: string) => {
