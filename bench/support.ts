@@ -6,6 +6,7 @@ import { createInterface } from "node:readline";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { startEmbeddedPostgres } from "../src/db/embedded-postgres";
+import { logIndexUsage } from "../src/db/index-usage";
 import { applyMigrations } from "../src/db/migrate";
 import { createPrismaClient, type Database } from "../src/db/prisma-client";
 import { createLogger } from "../src/logging/logger";
@@ -34,6 +35,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
     db,
     async close() {
       await db.$disconnect();
+      await logIndexUsage(server.url);
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -9,8 +9,7 @@ import { createCatalogueMcpServer, MCP_SERVER_INFO } from "../src/mcp/server";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { Shutdown } from "../src/runtime/shutdown";
-import { CatalogueIndexStore } from "../src/search/catalogue-index-store";
-import { SearchQueries } from "../src/search/search-queries";
+import { InMemoryCatalogueSearch } from "../src/search/catalogue-search";
 
 await runCli(
   "mcp server",
@@ -22,13 +21,13 @@ await runCli(
       shutdown.register("database server", () => server.stop());
       const pool = createReadPool(server.url, 4, logger);
       shutdown.register("read pool", () => pool.end());
-      const catalogue = new CatalogueIndexStore({
+      const search = new InMemoryCatalogueSearch({
         pool,
         logger,
         serialisers: catalogueSerialisers,
         refreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       });
-      const reader = new CatalogueReader({ pool, catalogue, searches: new SearchQueries(pool) });
+      const reader = new CatalogueReader({ pool, search });
       const mcp = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
       const transport = new StdioServerTransport();
       // The client closing stdin ends the session, and with it this process.

@@ -1,5 +1,7 @@
+import type { Listener } from "../db/notifications";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { KeyCache } from "./key-cache";
 import { KeyVerifier } from "./key-verifier";
 import { SharedRateLimiter } from "./shared-rate-limiter";
 import { UsageRecorder } from "./usage";
@@ -19,6 +21,8 @@ export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
 /**
  * The per-process parts of the accounts layer an API process needs on every request: key
  * lookups, the shared rate limiter and the usage counter. `close` writes the last usage.
+ * Given the API key change notifications (API_KEYS_CHANGED_CHANNEL), verified keys are kept in
+ * memory; without them every keyed request is looked up in Postgres.
  */
 export class Accounts {
   readonly keys: KeyVerifier;
@@ -29,14 +33,16 @@ export class Accounts {
     pool: ReadPool,
     logger: Logger,
     readonly settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
+    keyChanges?: Listener,
   ) {
-    this.keys = new KeyVerifier(pool);
+    this.keys = new KeyVerifier(pool, keyChanges && new KeyCache(pool, keyChanges, logger));
     this.limiter = new SharedRateLimiter(pool);
     this.usage = new UsageRecorder(pool, logger, settings.usageFlushMs);
   }
 
   async close(): Promise<void> {
     this.limiter.close();
+    await this.keys.close();
     await this.usage.close();
   }
 }

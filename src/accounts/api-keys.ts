@@ -1,5 +1,6 @@
 import type { Database } from "../db/prisma-client";
 import { generateKeyToken } from "./api-key-tokens";
+import { untilReadersSawLatestChange } from "./key-cache";
 import type { Environment, Scope } from "./scopes";
 
 /** A key as listings show it: never the key, only what lets a person recognise it. */
@@ -68,7 +69,8 @@ export async function getApiKeys(db: Database, owner: KeyOwner): Promise<ApiKeyS
 
 /**
  * Revokes a key of this owner (a key of another organisation or environment is "not found").
- * Revoking twice keeps the first time. Undefined when the owner has no such key.
+ * Revoking twice keeps the first time. Undefined when the owner has no such key. Returns once
+ * every running API process has dropped the key from its memory (see key-cache.ts).
  */
 export async function revokeApiKey(
   db: Database,
@@ -76,7 +78,12 @@ export async function revokeApiKey(
   id: string,
 ): Promise<ApiKeySummary | undefined> {
   const where = { id, organisationId: owner.organisationId, environment: owner.environment };
-  await db.apiKey.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+  const { count } = await db.apiKey.updateMany({
+    where: { ...where, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  // API processes keep verified keys in memory: answer only once none of them accepts this one.
+  if (count > 0) await untilReadersSawLatestChange(db);
   const row = await db.apiKey.findFirst({ where, select: SUMMARY });
   return (row as ApiKeySummary | null) ?? undefined;
 }

@@ -1,6 +1,7 @@
 import { fixedStatement, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { sameKeyHash } from "./api-key-tokens";
+import type { KeyCache } from "./key-cache";
 import type { Environment, Scope } from "./scopes";
 
 /** What a request learns about its key: who it acts for, what it may do, how fast. */
@@ -38,23 +39,41 @@ interface Waiter {
 }
 
 /**
- * Looks keys up in Postgres on every request, so a revocation committed before a request
- * arrived refuses it on every replica, with no cache to invalidate. To keep that cheap under
- * load, lookups are batched: while one query runs, arriving requests wait for the next one,
- * which starts after they arrived (so it sees every revocation they could have seen) and
- * answers all of them in one round trip, whatever their keys.
+ * Finds a request's key: in the process's key cache when it may be trusted (key-cache.ts: a
+ * revocation returns only once every process dropped the key), else in Postgres. Lookups are
+ * batched: while one query runs, arriving requests wait for the next one, which starts after
+ * they arrived (so it sees every revocation they could have seen) and answers all of them in one
+ * round trip, whatever their keys. Without a cache every request is looked up.
  */
 export class KeyVerifier {
   private waiting: Waiter[] = [];
   private running = false;
 
-  constructor(private readonly pool: ReadPool) {}
+  constructor(
+    private readonly pool: ReadPool,
+    private readonly cache?: KeyCache<VerifiedKey>,
+  ) {}
 
-  verify(hash: Buffer): Promise<VerifiedKey | undefined> {
-    return new Promise((resolve, reject) => {
+  async verify(hash: Buffer): Promise<VerifiedKey | undefined> {
+    const cacheKey = hash.toString("hex");
+    const cached = this.cache?.get(cacheKey);
+    if (cached) return cached;
+    const generation = this.cache?.currentGeneration() ?? 0;
+    const found = await new Promise<VerifiedKey | undefined>((resolve, reject) => {
       this.waiting.push({ hash, resolve, reject });
       if (!this.running) void this.runBatches();
     });
+    if (found) this.cache?.set(cacheKey, found, generation);
+    return found;
+  }
+
+  /** Whether verified keys are served from memory now. */
+  caching(): boolean {
+    return this.cache?.trusted() ?? false;
+  }
+
+  async close(): Promise<void> {
+    await this.cache?.close();
   }
 
   private async runBatches(): Promise<void> {

@@ -6,26 +6,6 @@ import { driftOf, type EndpointDrift, latestDriftJson } from "./probe-stats";
 import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 import { shownId } from "./service-queries";
 
-export interface EndpointFilters {
-  q?: string;
-  /** Upper-case, as methods are stored. */
-  method?: string;
-  /** The service's category, compared case-insensitively. */
-  category?: string;
-  /** Exact decimal text: some payment option of the endpoint costs at most this many USDC per call. */
-  maxPrice?: string;
-  /** With maxPrice: also endpoints none of whose payment options has a known price. */
-  includeUnpriced?: boolean;
-  /** CAIP-2 id or network name, any case: some payment option is on it. */
-  network?: string;
-  /** true: a valid x402 challenge within 24 hours; false: none. */
-  verified?: boolean;
-  /** true: the latest live challenge differed from the listing; false: it did not (or none was seen). */
-  drift?: boolean;
-  /** Only endpoints whose payability verdict is this. */
-  payable?: boolean;
-}
-
 export const ENDPOINT_SORTS = ["relevance", "price"] as const;
 export type EndpointSort = (typeof ENDPOINT_SORTS)[number];
 

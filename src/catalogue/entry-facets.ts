@@ -7,7 +7,7 @@ import { decimalText } from "./sql";
 /**
  * What the list's filters ask of a catalogue entry as a whole (every row merged into it): tags,
  * endpoint methods, latest verification, sources and payment options, for every entry at once
- * (the in-memory catalogue index loads them; see src/search/).
+ * (the in-memory catalogue loads them; see src/search/).
  */
 
 const entryIdOfRow = Prisma.sql`${entryOf("m")}::text`;

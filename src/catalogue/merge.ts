@@ -1,5 +1,5 @@
 import type { Database } from "../db/prisma-client";
-import { refreshServiceSearch } from "./search-index";
+import { refreshServiceSearch } from "./search-documents";
 
 /** Namespace of the merge's transaction lock (see source-lock.ts for the crawl locks). */
 const MERGE_LOCK = "x402-catalogue:merge";

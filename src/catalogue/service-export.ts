@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { isEntryMember } from "./catalogue-entries";
 import { probeRange, windowColumns } from "./probe-stats";
-import { serviceEndpoints, serviceTags } from "./search-index";
+import { serviceEndpoints, serviceTags } from "./search-documents";
 import { shownId } from "./service-queries";
 import { decimalText, volumeText } from "./sql";
 
@@ -49,13 +49,13 @@ const joined = (values: Prisma.Sql): Prisma.Sql =>
   Prisma.sql`nullif(array_to_string(${values}, ${MULTI_VALUE_SEPARATOR}), '')`;
 
 /**
- * These services, in this order (the list's matches, from the catalogue index), as CSV cells for
+ * These services, in this order (the list's matches, from the loaded catalogue), as CSV cells for
  * cursorBatches (it turns the timestamps into ISO text). Numbers come as text, as the CSV writes
  * them, rounded as the JSON rounds them (uptime to 0.01 %, latency to 0.1 ms). What spans an
  * entry's rows (price, networks, sources, probes) is aggregated once for all the rows asked, set
  * by set (a subquery per row made 100,000 rows several times slower); the definitions are the
  * detail's: probes of the endpoints the entry shows (one per method and URL), 30-day window.
- * `payableEndpoints` (the index's payability counts, in the order of `ids`) is a column of its own:
+ * `payableEndpoints` (the loaded catalogue's payability counts, in the order of `ids`) is a column of its own:
  * the verdict is computed in TypeScript, not in SQL.
  */
 export function serviceExportQuery(ids: string[], payableEndpoints: number[]): Prisma.Sql {

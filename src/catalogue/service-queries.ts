@@ -1,47 +1,8 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
-import { serviceEndpoints, serviceTags } from "./search-index";
+import { serviceEndpoints, serviceTags } from "./search-documents";
 import { decimalText, type SortDirection, volumeText } from "./sql";
-
-export type ServiceStatusFilter = "listed" | "delisted" | "all";
-
-export interface ServiceFilters {
-  q?: string;
-  /** Compared case-insensitively. */
-  category?: string;
-  /** Lower-case, as tags are stored; every one must be present. */
-  tags?: string[];
-  /** Upper-case, as methods are stored; some endpoint must have it. */
-  method?: string;
-  /** Lower-case host name, as domains are stored. */
-  domain?: string;
-  minUptime?: number;
-  maxResponseMs?: number;
-  /** Exact decimal text, compared as numeric in SQL. */
-  minVolume?: string;
-  minTx?: number;
-  minPayers?: number;
-  /** On info_updated_at, the directory's "information updated" date. */
-  updatedSince?: Date;
-  status: ServiceStatusFilter;
-  /** CAIP-2 id (eip155:8453) or network name (base); any case. */
-  network?: string;
-  /** Asset address or symbol (USDC); any case. */
-  asset?: string;
-  /** Exact decimal text: some payment option costs at most this many USDC per call. */
-  maxPrice?: string;
-  /** With maxPrice: also entries none of whose payment options has a known price. */
-  includeUnpriced?: boolean;
-  /** Any case: addresses are compared without their checksum casing. */
-  payTo?: string;
-  /** A source kind (html_directory, bazaar) or a source's base URL. */
-  source?: string;
-  /** true: some endpoint of the entry had a valid x402 challenge within 24 hours; false: none had. */
-  verified?: boolean;
-  /** true: some endpoint's latest live challenge differed from its listing; false: none's did. */
-  drift?: boolean;
-}
 
 export const SERVICE_SORTS = [
   "relevance",
@@ -63,7 +24,7 @@ export interface ServiceOrder {
 }
 
 /**
- * The allow-list of sorts: each maps to one SQL key (ranked when the catalogue index loads) and
+ * The allow-list of sorts: each maps to one SQL key (ranked when the in-memory catalogue loads) and
  * the direction people expect by default.
  */
 const SORT_KEYS: Record<ServiceSort, { key: Prisma.Sql; order: SortDirection }> = {

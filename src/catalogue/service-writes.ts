@@ -8,7 +8,7 @@ import type { NormalisedService, NormalisedStats } from "../normalise/service";
 import type { PaymentOption } from "../payments/types";
 import { type PageCacheWrite, savePageCache } from "./page-cache";
 import { replaceListingPaymentOptions } from "./payment-options";
-import { refreshServiceSearch } from "./search-index";
+import { refreshServiceSearch } from "./search-documents";
 
 type Transaction = Prisma.TransactionClient;
 

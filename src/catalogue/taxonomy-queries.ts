@@ -2,7 +2,7 @@ import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { isEntryPrimary } from "./catalogue-entries";
 import { completePage, type Page, type Paging } from "./paging";
-import { serviceTags } from "./search-index";
+import { serviceTags } from "./search-documents";
 
 /** A category or tag value with the number of listed services that carry it. */
 export interface TaxonomyCount {

@@ -4,7 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 /**
  * The language side of search, kept in Postgres: turning `q` into a tsquery with the
  * `catalogue_search` configuration (English stemming after unaccent, the same that built the
- * documents, see search-index.ts), and reading misspelt words against the vocabulary.
+ * documents, see search-documents.ts), and reading misspelt words against the vocabulary.
  * Matching and ranking happen in memory (src/search/text-index.ts); which words to keep when not
  * all of them match is decided there too (src/search/partial-query.ts).
  *
@@ -28,7 +28,7 @@ export async function typedQueryText(pool: ReadPool, q: string): Promise<string>
   return row?.query ?? "";
 }
 
-/** Longest word corrected: the vocabulary keeps words of 3 to 40 letters (search-index.ts). */
+/** Longest word corrected: the vocabulary keeps words of 3 to 40 letters (search-documents.ts). */
 const MAX_CORRECTED_LENGTH = 40;
 
 /** One word of q as the vocabulary reads it. */

@@ -4,8 +4,13 @@ import type { Logger } from "../logging/logger";
 const RECONNECT_DELAY_MS = 2_000;
 
 export interface Listener {
-  /** Calls `listener` on every notification, and after each reconnect (one may have been missed). */
-  subscribe(listener: () => void): void;
+  /**
+   * Calls `listener` on every notification with its payload, and after each reconnect with none
+   * (one may have been missed).
+   */
+  subscribe(listener: (payload?: string) => void): void;
+  /** Whether notifications arrive now: false before the first connect and while reconnecting. */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -16,9 +21,9 @@ export interface Listener {
  * notification may have been missed.
  */
 export function listenFor(databaseUrl: string, channel: string, logger: Logger): Listener {
-  const listeners: Array<() => void> = [];
-  const notify = () => {
-    for (const listener of listeners) listener();
+  const listeners: Array<(payload?: string) => void> = [];
+  const notify = (payload?: string) => {
+    for (const listener of listeners) listener(payload);
   };
   let client: pg.Client | null = null;
   let closed = false;
@@ -27,7 +32,7 @@ export function listenFor(databaseUrl: string, channel: string, logger: Logger):
   const connect = async (reconnecting: boolean) => {
     const next = new pg.Client({ connectionString: databaseUrl });
     next.on("notification", (message) => {
-      if (message.channel === channel) notify();
+      if (message.channel === channel) notify(message.payload);
     });
     next.on("error", (error) => {
       logger.warn({ err: error, channel }, "notification connection lost; retrying");
@@ -65,6 +70,7 @@ export function listenFor(databaseUrl: string, channel: string, logger: Logger):
     subscribe: (listener) => {
       listeners.push(listener);
     },
+    listening: () => client !== null,
     close: async () => {
       closed = true;
       clearTimeout(retry);

@@ -9,8 +9,7 @@ import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
-import { CatalogueIndexStore } from "../search/catalogue-index-store";
-import { SearchQueries } from "../search/search-queries";
+import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
@@ -38,19 +37,19 @@ export interface AppDependencies {
   /** Short-lived cache of answers (API_CACHE_TTL_SECONDS); none when omitted (tests). */
   responseCache?: ResponseCache;
   /**
-   * How often the in-memory catalogue index checks for a newer catalogue (API_INDEX_REFRESH_SECONDS,
+   * How often the in-memory catalogue checks for a newer catalogue (API_INDEX_REFRESH_SECONDS,
    * in ms); 0, the default, checks before every request, so tests read their own writes.
    */
   indexRefreshMs?: number;
   /** How many distinct q texts keep their parsed form (see SearchQueries); the benchmark sets 0. */
   rememberedQueries?: number;
   /**
-   * Load the catalogue index now, not on the first request (which would wait seconds for it on
+   * Load the in-memory catalogue now, not on the first request (which would wait seconds for it on
    * a large catalogue): the product does; tests and the benchmark load on demand.
    */
   preloadIndex?: boolean;
   /**
-   * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the index checks
+   * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the search checks
    * at once instead of at its next periodic check, which stays the fallback.
    */
   catalogueChanges?: Pick<Listener, "subscribe">;
@@ -85,22 +84,22 @@ export function createApp({
   billingEvents = NO_BILLING_EVENT_SINK,
   webhooks = { allowedNetworks: [] },
 }: AppDependencies): Express {
-  const catalogue = new CatalogueIndexStore({
+  const search = new InMemoryCatalogueSearch({
     pool,
     logger,
     serialisers: catalogueSerialisers,
     refreshMs: indexRefreshMs,
+    rememberedQueries,
     onLoaded: () => responseCache?.clear(),
   });
-  catalogueChanges?.subscribe(() => catalogue.refreshNow());
+  catalogueChanges?.subscribe(() => search.refreshNow());
   if (preloadIndex) {
-    catalogue
-      .current()
+    search
+      .preload()
       .catch((error: unknown) =>
         logger.error({ err: error }, "loading the catalogue index failed; the first request tries again"),
       );
   }
-  const searches = new SearchQueries(pool, rememberedQueries);
   const app = express();
   app.disable("x-powered-by");
   // Node's own parser: a repeated parameter is an array, nothing else is structured (`tag[]=x`
@@ -116,12 +115,12 @@ export function createApp({
   app.use(requestGuard(accounts));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
-  app.use(servicesRouter(pool, catalogue, searches));
-  app.use(endpointsRouter(catalogue, searches));
-  app.use(exportsRouter(pool, catalogue, searches));
+  app.use(servicesRouter(pool, search));
+  app.use(endpointsRouter(search));
+  app.use(exportsRouter(pool, search));
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
-  app.use(mcpRouter(new CatalogueReader({ pool, catalogue, searches }), logger));
+  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger));
   app.use(docsRouter());
   app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));

@@ -1,5 +1,5 @@
 /**
- * Reusable buffers for the bodies of list answers. A page is ~70 KB assembled from the index's
+ * Reusable buffers for the bodies of list answers. A page is ~70 KB assembled from the loaded catalogue's
  * serialised items; a fresh buffer for every answer is cold memory to the CPU and external memory
  * to V8's collector. Measured with a 73 KB body at 10 connections (.scratch/concat-cost.mts): a
  * fresh Buffer.concat per request made 8,700 req/s, a reused buffer 10,300–10,800, sending a

@@ -1,21 +1,19 @@
 import type { Response } from "express";
 import type { Paging } from "../catalogue/paging";
-import type { CatalogueSerialisers } from "../search/catalogue-index";
-import type { QueryReading } from "../search/partial-query";
-import type { Listing } from "../search/service-index";
+import type { CatalogueSerialisers, Listing, QueryReading } from "../search/catalogue-search";
 import { sendJsonParts } from "./responses";
 import { endpointHitJsonParts, queryReadingJson, serviceJson } from "./serialisers";
 
-/** How the in-memory catalogue index serialises its items: the API's own serialisers. */
+/** How the in-memory catalogue serialises its items: the API's own serialisers. */
 export const catalogueSerialisers: CatalogueSerialisers = {
   service: (record) => JSON.stringify(serviceJson(record)),
   endpoint: endpointHitJsonParts,
 };
 
 /**
- * Sends a page of the index as the list body `{ items, has_more, total }` (plus `query`, how q
+ * Sends a page of the loaded catalogue as the list body `{ items, has_more, total }` (plus `query`, how q
  * was read, for a search), assembled from the items' UTF-8 JSON (copying bytes: no text is joined
- * or encoded per request). The body is a function of the index (its snapshot), the page's
+ * or encoded per request). The body is a function of the loaded catalogue (its snapshot), the page's
  * fingerprint and the reading, so the ETag hashes those few bytes rather than the ~70 KB body.
  */
 export function sendListing(

@@ -49,7 +49,7 @@ export function sendCacheable(res: Response, body: unknown): void {
 }
 
 /**
- * Answers a GET with JSON already serialised, as text or UTF-8 bytes (the catalogue index keeps
+ * Answers a GET with JSON already serialised, as text or UTF-8 bytes (the loaded catalogue keeps
  * its items serialised). `etagDeterminant`: what the body is a function of, when much cheaper to
  * hash than the body.
  */
@@ -60,7 +60,7 @@ export function sendJson(res: Response, json: string | Buffer, etagDeterminant?:
 const bodies = new BodyBuffers();
 
 /**
- * Answers a GET with JSON made of UTF-8 parts (a page of the index's serialised items), copied
+ * Answers a GET with JSON made of UTF-8 parts (a page of the loaded catalogue's serialised items), copied
  * into a pooled buffer for the time of the write; the response cache, when it keeps the answer,
  * gets a buffer of its own. `etagDeterminant` as for sendJson.
  */

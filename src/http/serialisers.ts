@@ -12,7 +12,7 @@ import type {
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
-import type { QueryReading } from "../search/partial-query";
+import type { QueryReading } from "../search/catalogue-search";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
 
@@ -160,7 +160,7 @@ export function historyJson(record: HistoryRecord) {
 
 /**
  * An endpoint search item, split around `verified` (a valid challenge within 24 hours: it depends
- * on when the request comes, so the catalogue index inserts it per request into text built once).
+ * on when the request comes, so the loaded catalogue inserts it per request into text built once).
  */
 export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: string } {
   const head = JSON.stringify({

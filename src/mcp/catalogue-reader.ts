@@ -4,19 +4,22 @@ import type { Paging } from "../catalogue/paging";
 import { getServiceDetail } from "../catalogue/service-details";
 import { listCategories } from "../catalogue/taxonomy-queries";
 import type { ReadPool } from "../db/read-pool";
-import { findEndpoints } from "../http/routes/endpoints";
-import { findServices } from "../http/routes/services";
+import { endpointFilters } from "../http/routes/endpoints";
+import { serviceFilters } from "../http/routes/services";
 import type { endpointListQuery } from "../http/schemas/endpoints";
-import type { historyQuery, serviceListQuery } from "../http/schemas/services";
-import { categoryJson, historyJson, listJson, serviceDetailJson } from "../http/serialisers";
-import type { CatalogueIndexStore } from "../search/catalogue-index-store";
-import type { SearchQueries } from "../search/search-queries";
-import type { Listing } from "../search/service-index";
+import { type historyQuery, isServiceId, type serviceListQuery } from "../http/schemas/services";
+import {
+  categoryJson,
+  historyJson,
+  listJson,
+  queryReadingJson,
+  serviceDetailJson,
+} from "../http/serialisers";
+import type { CatalogueSearch, SearchPage } from "../search/catalogue-search";
 
 /**
- * The one place MCP tools read the catalogue: the same query functions and serialisers as the REST
- * routes, answering the same JSON as REST. When the search seam (CatalogueSearch) replaces
- * findServices/findEndpoints, this module is what changes.
+ * The one place MCP tools read the catalogue: the same search (CatalogueSearch), query functions
+ * and serialisers as the REST routes, answering the same JSON as REST.
  */
 
 export type JsonObject = Record<string, unknown>;
@@ -29,39 +32,50 @@ export interface JsonList {
 
 export interface CatalogueReaderDeps {
   pool: ReadPool;
-  catalogue: CatalogueIndexStore;
-  searches: SearchQueries;
+  search: CatalogueSearch;
 }
 
-/** The index keeps items as serialised UTF-8 JSON for HTTP; a tool answer needs them as values. */
-function listOf(listing: Listing, paging: Paging): JsonList {
+/** A search's list, with how q was read (present whenever q was given, as in REST). */
+export interface SearchList extends JsonList {
+  query?: ReturnType<typeof queryReadingJson>;
+}
+
+/**
+ * The search keeps items as serialised UTF-8 JSON for HTTP; a tool answer needs them as values.
+ * The body is REST's (sendListing): the items, has_more, total and the reading of q.
+ */
+function searchListOf({ listing, reading }: SearchPage, paging: Paging): SearchList {
   const items = listing.items.map((parts) => JSON.parse(Buffer.concat(parts).toString("utf8")) as JsonObject);
-  return { items, has_more: paging.offset + items.length < listing.total, total: listing.total };
+  const list = { items, has_more: paging.offset + items.length < listing.total, total: listing.total };
+  return reading === undefined ? list : { ...list, query: queryReadingJson(reading) };
 }
 
 export class CatalogueReader {
   constructor(private readonly deps: CatalogueReaderDeps) {}
 
-  async searchServices(query: z.output<typeof serviceListQuery>): Promise<JsonList> {
+  async searchServices(query: z.output<typeof serviceListQuery>): Promise<SearchList> {
     const paging = { offset: query.offset, limit: query.limit };
-    const { index, found } = await findServices(this.deps.catalogue, this.deps.searches, query, paging);
-    return listOf(index.services.listing(found), paging);
+    return searchListOf(await this.deps.search.findServices(serviceFilters(query), query, paging), paging);
   }
 
-  async searchEndpoints(query: z.output<typeof endpointListQuery>): Promise<JsonList> {
+  async searchEndpoints(query: z.output<typeof endpointListQuery>): Promise<SearchList> {
     const paging = { offset: query.offset, limit: query.limit };
-    const { listing } = await findEndpoints(this.deps.catalogue, this.deps.searches, query, paging);
-    return listOf(listing, paging);
+    return searchListOf(
+      await this.deps.search.findEndpoints(endpointFilters(query), query.sort, paging),
+      paging,
+    );
   }
 
-  /** Null when no row has this id. */
+  /** Null when no row has this id (any text is asked, as REST's path id: not a service id is not found). */
   async getService(id: string): Promise<JsonObject | null> {
+    if (!isServiceId(id)) return null;
     const detail = await getServiceDetail(this.deps.pool, id);
     return detail === null ? null : serviceDetailJson(detail);
   }
 
-  /** Null when no row has this id. */
+  /** Null when no row has this id (as getService). */
   async getServiceHistory(id: string, query: z.output<typeof historyQuery>): Promise<JsonList | null> {
+    if (!isServiceId(id)) return null;
     const page = await getServiceHistory(this.deps.pool, id, query, {
       offset: query.offset,
       limit: query.limit,

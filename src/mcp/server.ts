@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { categoryCountSchema } from "../http/schemas/catalogue";
-import { integerParam, serviceIdParam } from "../http/schemas/common";
+import { integerParam, queryReadingSchema } from "../http/schemas/common";
 import { endpointHitSchema, endpointListQuery } from "../http/schemas/endpoints";
 import {
   fromBeforeTo,
@@ -11,9 +11,10 @@ import {
   relevanceNeedsQ,
   serviceDetailSchema,
   serviceFilterParams,
+  serviceIdParams,
   serviceSchema,
 } from "../http/schemas/services";
-import type { CatalogueReader, JsonList, JsonObject } from "./catalogue-reader";
+import type { CatalogueReader, JsonList, JsonObject, SearchList } from "./catalogue-reader";
 
 /**
  * The catalogue as MCP tools for agents. Inputs are the REST API's own zod schemas (the same
@@ -54,10 +55,11 @@ export const searchEndpointsInput = z
   .strictObject({ ...endpointListQuery.shape, ...mcpPaging, fields: fieldsParam(ENDPOINT_FIELDS) })
   .superRefine(relevanceNeedsQ);
 
-const getServiceInput = z.strictObject({ id: serviceIdParam, fields: fieldsParam(DETAIL_FIELDS) });
+// Any id text, as REST's path: an id that names no service is "not found", not a bad argument.
+const getServiceInput = z.strictObject({ ...serviceIdParams.shape, fields: fieldsParam(DETAIL_FIELDS) });
 
 const historyInput = z
-  .strictObject({ id: serviceIdParam, ...historyQuery.shape, ...mcpPaging })
+  .strictObject({ ...serviceIdParams.shape, ...historyQuery.shape, ...mcpPaging })
   .superRefine(fromBeforeTo);
 
 const categoriesInput = z.strictObject({ ...mcpPaging });
@@ -66,18 +68,21 @@ const categoriesInput = z.strictObject({ ...mcpPaging });
 const pageOf = (item: z.ZodObject) =>
   z.object({ items: z.array(item.partial()), has_more: z.boolean(), total: z.number().int() });
 
+/** A searched list: as pageOf, plus how q was read (whenever q is given, as in REST). */
+const searchPageOf = (item: z.ZodObject) => pageOf(item).extend({ query: queryReadingSchema.optional() });
+
 function pick(item: JsonObject, fields: readonly string[] | undefined): JsonObject {
   if (fields === undefined) return item;
   return Object.fromEntries(fields.filter((f) => f in item).map((f) => [f, item[f]]));
 }
 
-const trimmed = (list: JsonList, fields: readonly string[] | undefined): JsonList => ({
+const trimmed = <L extends JsonList>(list: L, fields: readonly string[] | undefined): L => ({
   ...list,
   items: list.items.map((item) => pick(item, fields)),
 });
 
 /** Structured content for the output schema, and the same JSON as text for clients that read only text. */
-function answer(value: JsonObject | JsonList): CallToolResult {
+function answer(value: JsonObject | SearchList): CallToolResult {
   const structured = value as unknown as Record<string, unknown>;
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: structured };
 }
@@ -99,7 +104,8 @@ export const MCP_TOOLS = {
     title: "Search x402 services",
     description:
       "Find pay-per-call (x402) API services: full-text q plus filters (category, tag, network, asset, " +
-      "max_price in USDC, verified, …), sorted and paged like GET /v1/services.",
+      "max_price in USDC, verified, …), sorted and paged like GET /v1/services. With q, `query` says how it " +
+      "was read: words corrected, words dropped, and whether the matches are partial.",
   },
   search_endpoints: {
     title: "Search x402 endpoints",
@@ -107,12 +113,13 @@ export const MCP_TOOLS = {
       "Find an endpoint that does X: q over what endpoints do, filters method, category, max_price, network, " +
       "verified, drift and payable (true: a standard x402 client can pay it as published), sort by relevance " +
       "or price. Each hit has its payment options, payability verdict with reasons, how to call it (call) " +
-      "when published, its last probe and any price drift.",
+      "when published, its last probe and any price drift. With q, `query` says how it was read, as for " +
+      "search_services.",
   },
   get_service: {
     title: "One x402 service",
     description:
-      "A service by id: its endpoints with payment options, payability, call descriptions and our probe " +
+      "A service by the id a search shows (an entry's id or any of its rows' ids): its endpoints with payment options, payability, call descriptions and our probe " +
       "results, its figures and its sources, like GET /v1/services/{id}.",
   },
   get_service_history: {
@@ -135,7 +142,7 @@ export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServe
     {
       ...MCP_TOOLS.search_services,
       inputSchema: searchServicesInput,
-      outputSchema: pageOf(serviceSchema),
+      outputSchema: searchPageOf(serviceSchema),
       annotations: readOnly,
     },
     async ({ fields, ...query }) => answer(trimmed(await reader.searchServices(query), fields)),
@@ -146,7 +153,7 @@ export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServe
     {
       ...MCP_TOOLS.search_endpoints,
       inputSchema: searchEndpointsInput,
-      outputSchema: pageOf(endpointHitSchema),
+      outputSchema: searchPageOf(endpointHitSchema),
       annotations: readOnly,
     },
     async ({ fields, ...query }) => answer(trimmed(await reader.searchEndpoints(query), fields)),

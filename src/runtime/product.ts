@@ -1,4 +1,5 @@
 import { Accounts } from "../accounts/accounts";
+import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
 import { NO_BILLING_EVENT_SINK } from "../billing/billing-events";
 import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
@@ -44,10 +45,17 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("database client", () => db.$disconnect());
   const catalogueChanges = listenFor(server.url, CATALOGUE_CHANGED_CHANNEL, logger);
   shutdown.register("catalogue change listener", () => catalogueChanges.close());
-  const accounts = new Accounts(pool, logger, {
-    anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
-    usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
-  });
+  const keyChanges = listenFor(server.url, API_KEYS_CHANGED_CHANNEL, logger);
+  shutdown.register("API key change listener", () => keyChanges.close());
+  const accounts = new Accounts(
+    pool,
+    logger,
+    {
+      anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
+    },
+    keyChanges,
+  );
   shutdown.register("usage counts", () => accounts.close());
   const webhookSettings = webhookSettingsFromConfig(config);
   const webhooks = startWebhookDelivery({ db, settings: webhookSettings, logger });

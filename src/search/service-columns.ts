@@ -1,5 +1,5 @@
-import type { ServiceFilters } from "../catalogue/service-queries";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
+import type { ServiceFilters } from "./filters";
 import type { ServiceEntry } from "./service-entry";
 import { bitset, hasBit } from "./sorted-lists";
 

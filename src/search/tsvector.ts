@@ -1,5 +1,5 @@
 /**
- * Postgres tsvector and tsquery text, read back into JavaScript so that the in-memory index
+ * Postgres tsvector and tsquery text, read back into JavaScript so that the text index
  * (text-index.ts) matches and ranks exactly the lexemes Postgres produced: stemming, unaccent and
  * stop words stay Postgres's job (the `catalogue_search` configuration), done once per document
  * when it is written and once per distinct query text.

@@ -1,5 +1,7 @@
 import type { Express } from "express";
 import { type AccountSettings, Accounts } from "../../src/accounts/accounts";
+import { API_KEYS_CHANGED_CHANNEL } from "../../src/accounts/key-cache";
+import { listenFor } from "../../src/db/notifications";
 import { createReadPool, type ReadPool } from "../../src/db/read-pool";
 import { type AppDependencies, createApp } from "../../src/http/app";
 import type { Logger } from "../../src/logging/logger";
@@ -24,14 +26,18 @@ export interface TestAppOptions {
   webhooks?: AppDependencies["webhooks"];
 }
 
-/** The real app on a test database: Prisma for health and accounts, a pg pool for reads and CSV. */
+/**
+ * The real app on a test database: Prisma for health and accounts, a pg pool for reads and CSV,
+ * and verified keys kept in memory as `npm start` keeps them (API key change notifications).
+ */
 export function createTestApp(
   database: Pick<TestDatabase, "db" | "url">,
   options: TestAppOptions = {},
 ): TestApp {
   const logger = options.logger ?? testLogger;
   const pool = createReadPool(database.url, 5, logger);
-  const accounts = new Accounts(pool, logger, { ...GENEROUS, ...options.accountSettings });
+  const keyChanges = listenFor(database.url, API_KEYS_CHANGED_CHANNEL, logger);
+  const accounts = new Accounts(pool, logger, { ...GENEROUS, ...options.accountSettings }, keyChanges);
   const app = createApp({
     db: database.db,
     pool,
@@ -47,6 +53,7 @@ export function createTestApp(
     accounts,
     close: async () => {
       await accounts.close();
+      await keyChanges.close();
       await pool.end();
     },
   };

@@ -1,4 +1,4 @@
-import { refreshServiceSearch } from "../../src/catalogue/search-index";
+import { refreshServiceSearch } from "../../src/catalogue/search-documents";
 import type { Database } from "../../src/db/prisma-client";
 
 /** A service as a test describes it; everything but the name has a neutral default. */

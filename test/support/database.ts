@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { withDatabase } from "../../src/db/connection-options";
+import { logIndexUsage } from "../../src/db/index-usage";
 import { createPrismaClient, type Database } from "../../src/db/prisma-client";
 
 export const TEMPLATE_DATABASE = "catalogue_template";
@@ -34,6 +35,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     db,
     async drop() {
       await db.$disconnect();
+      await logIndexUsage(url);
       await admin(templateUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
   };

@@ -1,8 +1,6 @@
 import { Router } from "express";
 import type { z } from "zod";
-import type { Paging } from "../../catalogue/paging";
-import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
-import type { SearchQueries } from "../../search/search-queries";
+import type { CatalogueSearch, EndpointFilters } from "../../search/catalogue-search";
 import { sendListing } from "../catalogue-listing";
 import { methodNotAllowed } from "../responses";
 import { endpointListQuery } from "../schemas/endpoints";
@@ -10,17 +8,9 @@ import { parseInput } from "../validation";
 
 type EndpointQuery = z.output<typeof endpointListQuery>;
 
-/**
- * The page of endpoints a search matches, from the catalogue index (typos corrected when nothing
- * matches), with how q was read.
- */
-export async function findEndpoints(
-  catalogue: CatalogueIndexStore,
-  searches: SearchQueries,
-  query: EndpointQuery,
-  paging: Paging,
-) {
-  const filters = {
+/** The endpoint search's filters from its query parameters (REST and MCP share them). */
+export function endpointFilters(query: EndpointQuery): EndpointFilters {
+  return {
     q: query.q,
     method: query.method,
     category: query.category,
@@ -31,24 +21,22 @@ export async function findEndpoints(
     drift: query.drift,
     payable: query.payable,
   };
-  const index = await catalogue.current();
-  const now = Date.now();
-  const { answer: listing, reading } = await searches.search(query.q, index.endpoints.text, (text) =>
-    index.endpoints.list(filters, query.sort, paging, text, now),
-  );
-  return { index, listing, reading };
 }
 
 /** Endpoint-level search: "find an endpoint that does X". */
-export function endpointsRouter(catalogue: CatalogueIndexStore, searches: SearchQueries): Router {
+export function endpointsRouter(search: CatalogueSearch): Router {
   const router = Router();
   router
     .route("/v1/endpoints")
     .get(async (req, res) => {
       const query = parseInput(endpointListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const { index, listing, reading } = await findEndpoints(catalogue, searches, query, paging);
-      sendListing(res, index.snapshot, listing, paging, reading);
+      const { snapshot, listing, reading } = await search.findEndpoints(
+        endpointFilters(query),
+        query.sort,
+        paging,
+      );
+      sendListing(res, snapshot, listing, paging, reading);
     })
     .all(methodNotAllowed);
   return router;

@@ -7,23 +7,18 @@ import {
 } from "../../catalogue/history-queries";
 import { SERVICE_EXPORT_COLUMNS, serviceExportQuery as servicesSql } from "../../catalogue/service-export";
 import type { ReadPool } from "../../db/read-pool";
-import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
-import type { SearchQueries } from "../../search/search-queries";
+import type { CatalogueSearch } from "../../search/catalogue-search";
 import { sendCsv } from "../csv";
 import { methodNotAllowed } from "../responses";
 import { historyExportQuery, serviceExportQuery } from "../schemas/services";
 import { parseInput } from "../validation";
-import { findServices, notFound } from "./services";
+import { notFound, serviceFilters } from "./services";
 
 /**
- * CSV downloads for analysts: the list's filters and sort without paging (the catalogue index
+ * CSV downloads for analysts: the list's filters and sort without paging (the loaded catalogue
  * chooses the services, a database cursor streams their rows), and the history.
  */
-export function exportsRouter(
-  pool: ReadPool,
-  catalogue: CatalogueIndexStore,
-  searches: SearchQueries,
-): Router {
+export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
   const router = Router();
   // Streamed CSV: compressed on the fly for clients that ask (the JSON answers gzip themselves).
   const compressed = compression();
@@ -33,10 +28,10 @@ export function exportsRouter(
     .get(compressed, async (req, res) => {
       const query = parseInput(serviceExportQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const { index, found } = await findServices(catalogue, searches, query, paging);
+      const { ids, payableEndpoints } = await search.servicesForExport(serviceFilters(query), query, paging);
       await sendCsv(req, res, {
         pool,
-        query: servicesSql(index.services.ids(found), index.services.payableEndpoints(found)),
+        query: servicesSql(ids, payableEndpoints),
         columns: SERVICE_EXPORT_COLUMNS,
         filename: "services.csv",
       });

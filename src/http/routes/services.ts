@@ -2,10 +2,8 @@ import { Router } from "express";
 import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
 import { getServiceDetail } from "../../catalogue/service-details";
-import { type ServiceFilters, serviceOrder } from "../../catalogue/service-queries";
 import type { ReadPool } from "../../db/read-pool";
-import type { CatalogueIndexStore } from "../../search/catalogue-index-store";
-import type { SearchQueries } from "../../search/search-queries";
+import type { CatalogueSearch, ServiceFilters } from "../../search/catalogue-search";
 import { sendListing } from "../catalogue-listing";
 import { HttpError } from "../errors";
 import { methodNotAllowed, sendCacheable } from "../responses";
@@ -48,36 +46,11 @@ export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
   };
 }
 
-/**
- * The services a list or export query matches, from the catalogue index (typos corrected when
- * the words match nothing); every match from `offset` on when no limit is given.
- */
-export async function findServices(
-  catalogue: CatalogueIndexStore,
-  searches: SearchQueries,
-  query: ServiceFilterQuery,
-  paging?: { offset: number; limit?: number },
-) {
-  const index = await catalogue.current();
-  const filters = serviceFilters(query);
-  const order = serviceOrder(query.q, query.sort, query.order);
-  const window = { offset: paging?.offset ?? 0, limit: paging?.limit ?? index.services.size };
-  const now = Date.now();
-  const { answer: found, reading } = await searches.search(query.q, index.services.text, (text) =>
-    index.services.find(filters, order, window, text, now),
-  );
-  return { index, found, reading };
-}
-
 export function notFound(id: string): HttpError {
   return new HttpError(404, `No service with id ${id}`);
 }
 
-export function servicesRouter(
-  pool: ReadPool,
-  catalogue: CatalogueIndexStore,
-  searches: SearchQueries,
-): Router {
+export function servicesRouter(pool: ReadPool, search: CatalogueSearch): Router {
   const router = Router();
 
   router
@@ -85,8 +58,8 @@ export function servicesRouter(
     .get(async (req, res) => {
       const query = parseInput(serviceListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const { index, found, reading } = await findServices(catalogue, searches, query, paging);
-      sendListing(res, index.snapshot, index.services.listing(found), paging, reading);
+      const { snapshot, listing, reading } = await search.findServices(serviceFilters(query), query, paging);
+      sendListing(res, snapshot, listing, paging, reading);
     })
     .all(methodNotAllowed);
 

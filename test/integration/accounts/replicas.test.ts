@@ -29,8 +29,9 @@ describe("two API replicas on one database", () => {
     const [a, b] = await twoReplicas();
     const admin = await issueKey(database.db, "acme", "live", ["keys:write", "catalogue:read"]);
     const doomed = await issueKey(database.db, "acme", "live", ["catalogue:read"]);
-    // Both replicas have just served the key, so any cache they kept would still hold it.
-    for (const replica of [a, b])
+    // Both replicas keep verified keys in memory and have just served this one from there.
+    for (const replica of [a, b]) await expect.poll(() => replica.accounts.keys.caching()).toBe(true);
+    for (const replica of [a, b, a, b])
       expect((await call(replica.url, "/v1/categories", { headers: bearer(doomed.key) })).status).toBe(200);
     const revoked = await call(a.url, `/v1/api-keys/${doomed.id}`, {
       method: "DELETE",

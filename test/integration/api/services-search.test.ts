@@ -1,6 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refreshServiceSearch } from "../../../src/catalogue/search-index";
+import { refreshServiceSearch } from "../../../src/catalogue/search-documents";
 import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";

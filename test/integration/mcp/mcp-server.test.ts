@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { firstEndpointId, seedPaymentOptions } from "../../support/payments";
+import { firstEndpointId, seedBazaarMember, seedPaymentOptions } from "../../support/payments";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 const TOOLS = [
@@ -25,6 +25,9 @@ interface Page {
   total: number;
 }
 
+/** How REST reads a q that matches as typed. */
+const AS_TYPED = { corrected: [], dropped: [], partial: false };
+
 const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
   (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
 
@@ -34,6 +37,8 @@ describe("the MCP server, through the SDK's own client", () => {
   let server: http.Server;
   let client: Client;
   let quotesId: string;
+  let quotesMemberId: string;
+  let baseUrl: string;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -70,9 +75,13 @@ describe("the MCP server, through the SDK's own client", () => {
       },
     ]);
     await database.db.paymentOption.updateMany({ data: { payable: true } });
+    // A second source's row of the same entry (no endpoints of its own, so the entry's detail and
+    // the endpoint search stay as they were): its id is one more id REST answers the entry by.
+    quotesMemberId = await seedBazaarMember(database.db, quotesId, []);
     server = http.createServer(api.app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = new URL(`${baseUrl}/mcp`);
     client = new Client({ name: "catalogue-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(url));
   });
@@ -108,6 +117,7 @@ describe("the MCP server, through the SDK's own client", () => {
       items: [{ id: quotesId, name: "Stock Quotes" }],
       has_more: false,
       total: 1,
+      query: AS_TYPED,
     });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
   });
@@ -132,6 +142,55 @@ describe("the MCP server, through the SDK's own client", () => {
         payability: { payable: true, decided_by: "directory", reasons: [] },
       },
     ]);
+  });
+
+  it("when a search's words are misspelt or partly match, then the tool says how q was read, as REST does", async () => {
+    const cases = [
+      ["search_services", "/v1/services", "stok", "name"],
+      ["search_endpoints", "/v1/endpoints", "quote weather", "url"],
+    ] as const;
+    const readings = [];
+    for (const [name, path, q, field] of cases) {
+      const result = await client.callTool({ name, arguments: { q, fields: [field] } });
+      expect(result.isError, name).toBeFalsy();
+      const rest = await fetch(`${baseUrl}${path}?q=${encodeURIComponent(q)}&limit=10`);
+      const body = (await rest.json()) as { total: number; query: unknown };
+      const page = result.structuredContent as Page & { query: unknown };
+      expect(page.query, name).toEqual(body.query);
+      expect(page.total, name).toBe(body.total);
+      readings.push(page.query);
+    }
+    expect(readings).toEqual([
+      { corrected: [{ word: "stok", to: expect.arrayContaining(["stock"]) }], dropped: [], partial: false },
+      { corrected: [], dropped: [], partial: true },
+    ]);
+  });
+
+  it("when a search has no q, then no reading comes (as in REST)", async () => {
+    const result = await client.callTool({ name: "search_endpoints", arguments: { fields: ["url"] } });
+    expect(result.structuredContent).not.toHaveProperty("query");
+  });
+
+  it("when a service is asked by another row's id of its entry, then the entry's detail comes, as in REST", async () => {
+    const result = await client.callTool({ name: "get_service", arguments: { id: quotesMemberId } });
+    expect(result.isError).toBeFalsy();
+    const rest = await fetch(`${baseUrl}/v1/services/${quotesMemberId}`);
+    expect(rest.status).toBe(200);
+    expect(result.structuredContent).toEqual(await rest.json());
+    expect(result.structuredContent).toMatchObject({ id: quotesId, name: "Stock Quotes" });
+    const history = await client.callTool({ name: "get_service_history", arguments: { id: quotesMemberId } });
+    expect((history.structuredContent as Page).items).toEqual([
+      expect.objectContaining({ observed_from: "2026-01-01T00:00:00.000Z" }),
+    ]);
+  });
+
+  it("when an id is no service id at all, then the tools answer not found (as REST's 404), not a bad argument", async () => {
+    for (const name of ["get_service", "get_service_history"]) {
+      const result = await client.callTool({ name, arguments: { id: "not-a-uuid" } });
+      expect(result.isError, name).toBe(true);
+      expect(textOf(result), name).toBe("No service with id not-a-uuid");
+    }
+    expect((await fetch(`${baseUrl}/v1/services/not-a-uuid`)).status).toBe(404);
   });
 
   it("when a service is read, then its detail comes; an unknown id is an error naming it", async () => {
@@ -162,8 +221,7 @@ describe("the MCP server, through the SDK's own client", () => {
   });
 
   it("when /mcp is asked with GET, then 405 says MCP clients POST (the server keeps no sessions)", async () => {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    const response = await fetch(url);
+    const response = await fetch(`${baseUrl}/mcp`);
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("POST");
   });
@@ -174,7 +232,7 @@ describe("the MCP server, through the SDK's own client", () => {
       ["search_services", { sort: "relevance" }, /relevance needs q/],
       ["search_endpoints", { payable: "yes" }, /payable/],
       ["search_services", { colour: "red" }, /colour/],
-      ["get_service", { id: "not-a-uuid" }, /service id/],
+      ["get_service", { id: "x", fields: ["colour"] }, /fields/],
     ] as const) {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError, name).toBe(true);
@@ -198,7 +256,12 @@ describe("the MCP server, through the SDK's own client", () => {
         name: "search_services",
         arguments: { q: "weather", fields: ["name"] },
       });
-      expect(result.structuredContent).toEqual({ items: [{ name: "Weather" }], has_more: false, total: 1 });
+      expect(result.structuredContent).toEqual({
+        items: [{ name: "Weather" }],
+        has_more: false,
+        total: 1,
+        query: AS_TYPED,
+      });
     } finally {
       await stdio.close();
     }

@@ -8,7 +8,7 @@ import {
 import { serviceOrder } from "../../../src/catalogue/service-queries";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
-import { CatalogueIndexStore } from "../../../src/search/catalogue-index-store";
+import { CurrentCatalogue } from "../../../src/search/current-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
@@ -16,7 +16,7 @@ import { testLogger } from "../../support/logger";
 describe("the in-memory catalogue index follows the database", () => {
   let database: TestDatabase;
   let pool: ReadPool;
-  const names = async (store: CatalogueIndexStore): Promise<string[]> => {
+  const names = async (store: CurrentCatalogue): Promise<string[]> => {
     const index = await store.current();
     const found = index.services.find(
       { status: "all" },
@@ -42,7 +42,7 @@ describe("the in-memory catalogue index follows the database", () => {
     }
   };
   const store = (refreshMs: number) =>
-    new CatalogueIndexStore({ pool, logger: testLogger, serialisers: catalogueSerialisers, refreshMs });
+    new CurrentCatalogue({ pool, logger: testLogger, serialisers: catalogueSerialisers, refreshMs });
 
   beforeAll(async () => {
     database = await createTestDatabase();

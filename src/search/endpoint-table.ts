@@ -1,9 +1,10 @@
-import type { EndpointFilters, EndpointSort } from "../catalogue/endpoint-queries";
+import type { EndpointSort } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
+import type { EndpointFilters } from "./filters";
 import { ordinals, pageByKeys } from "./page-order";
-import type { Listing } from "./service-index";
+import type { Listing } from "./service-table";
 import { acceptAll, type TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 
@@ -66,7 +67,7 @@ function entryCheck(filters: EndpointFilters, now: number): EntryCheck | null {
   return (entry) => checks.every((c) => c(entry));
 }
 
-export class EndpointIndex {
+export class EndpointTable {
   /** Each entry's place in id order: the tie-break of equal ranks, as an integer. */
   private readonly idPlace: Int32Array;
   /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */

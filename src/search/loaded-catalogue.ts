@@ -5,9 +5,9 @@ import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-
 import { allEntries, type EntryRow, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
-import { type EndpointEntry, EndpointIndex } from "./endpoint-index";
+import { type EndpointEntry, EndpointTable } from "./endpoint-table";
 import type { ServiceEntry } from "./service-entry";
-import { ServiceIndex } from "./service-index";
+import { ServiceTable } from "./service-table";
 import { TextIndex } from "./text-index";
 
 /**
@@ -15,11 +15,11 @@ import { TextIndex } from "./text-index";
  * consistent database snapshot and never changed afterwards (a newer one is loaded beside it and
  * replaces it whole).
  */
-export interface CatalogueIndex {
+export interface LoadedCatalogue {
   /** The database snapshot it was loaded from (pg_snapshot text): what it knows of the catalogue. */
   snapshot: string;
-  services: ServiceIndex;
-  endpoints: EndpointIndex;
+  services: ServiceTable;
+  endpoints: EndpointTable;
 }
 
 /** How items become the API's JSON: given by the HTTP layer, which owns the wire format. */
@@ -100,10 +100,10 @@ function payableEndpointCounts(endpoints: readonly ListedEndpoint[]): Map<string
 }
 
 /** Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data. */
-export async function loadCatalogueIndex(
+export async function loadCatalogue(
   pool: ReadPool,
   serialisers: CatalogueSerialisers,
-): Promise<CatalogueIndex> {
+): Promise<LoadedCatalogue> {
   const client = await pool.connect();
   let loaded: [string, EntryRow[], Map<string, EntryFacets>, ListedEndpoint[]];
   try {
@@ -135,7 +135,7 @@ export async function loadCatalogueIndex(
   const endpointText = await TextIndex.build(endpoints.map((row) => row.document));
   return {
     snapshot,
-    services: new ServiceIndex(serviceEntries, serviceText),
-    endpoints: new EndpointIndex(endpointEntries, endpointText),
+    services: new ServiceTable(serviceEntries, serviceText),
+    endpoints: new EndpointTable(endpointEntries, endpointText),
   };
 }

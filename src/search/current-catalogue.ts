@@ -1,9 +1,9 @@
 import { changedSince } from "../catalogue/catalogue-changes";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
-import { type CatalogueIndex, type CatalogueSerialisers, loadCatalogueIndex } from "./catalogue-index";
+import { type CatalogueSerialisers, type LoadedCatalogue, loadCatalogue } from "./loaded-catalogue";
 
-export interface CatalogueIndexOptions {
+export interface CurrentCatalogueOptions {
   pool: ReadPool;
   logger: Logger;
   serialisers: CatalogueSerialisers;
@@ -11,34 +11,34 @@ export interface CatalogueIndexOptions {
    * How often to ask the database whether the catalogue changed. 0: before every request, which
    * then waits for a changed catalogue to load (tests, and anyone who needs read-your-writes).
    * Otherwise the check runs at most this often and a changed catalogue loads in the background
-   * while the previous index keeps answering.
+   * while the previous catalogue keeps answering.
    */
   refreshMs: number;
-  /** Called after each newer index is in place (the response cache drops answers of the old one). */
+  /** Called after each newer catalogue is in place (the response cache drops answers of the old one). */
   onLoaded?: () => void;
 }
 
 /**
- * Keeps the in-memory catalogue index current. Loading is single-flight: concurrent requests share
- * one load. A failed background reload is logged and the previous index keeps answering.
+ * Keeps the in-memory catalogue current. Loading is single-flight: concurrent requests share
+ * one load. A failed background reload is logged and the previous catalogue keeps answering.
  */
-export class CatalogueIndexStore {
-  private index: CatalogueIndex | null = null;
+export class CurrentCatalogue {
+  private loaded: LoadedCatalogue | null = null;
   private checkedAt = 0;
-  private loading: Promise<CatalogueIndex> | null = null;
+  private loading: Promise<LoadedCatalogue> | null = null;
   private checking: Promise<void> | null = null;
 
-  constructor(private readonly options: CatalogueIndexOptions) {}
+  constructor(private readonly options: CurrentCatalogueOptions) {}
 
-  async current(): Promise<CatalogueIndex> {
-    let index = this.index ?? (await this.load());
+  async current(): Promise<LoadedCatalogue> {
+    let index = this.loaded ?? (await this.load());
     if (this.options.refreshMs === 0) {
       // A load under way may have started before the caller's write: check again after it.
       while (await changedSince(this.options.pool, index.snapshot)) index = await this.load();
       return index;
     }
     if (Date.now() - this.checkedAt >= this.options.refreshMs) await this.checkInBackground();
-    return this.index ?? index;
+    return this.loaded ?? index;
   }
 
   /**
@@ -47,7 +47,7 @@ export class CatalogueIndexStore {
    * to refresh: the first request loads the current catalogue.
    */
   refreshNow(): void {
-    if (this.index === null || this.options.refreshMs === 0) return;
+    if (this.loaded === null || this.options.refreshMs === 0) return;
     void this.checkInBackground().catch((error: unknown) =>
       this.options.logger.warn({ err: error }, "checking for a newer catalogue failed"),
     );
@@ -56,7 +56,7 @@ export class CatalogueIndexStore {
   private checkInBackground(): Promise<void> {
     this.checking ??= (async () => {
       try {
-        const index = this.index;
+        const index = this.loaded;
         const changed = index !== null && (await changedSince(this.options.pool, index.snapshot));
         this.checkedAt = Date.now();
         if (changed) {
@@ -74,12 +74,12 @@ export class CatalogueIndexStore {
     return this.checking;
   }
 
-  private load(): Promise<CatalogueIndex> {
+  private load(): Promise<LoadedCatalogue> {
     this.loading ??= (async () => {
       const started = performance.now();
       try {
-        const index = await loadCatalogueIndex(this.options.pool, this.options.serialisers);
-        this.index = index;
+        const index = await loadCatalogue(this.options.pool, this.options.serialisers);
+        this.loaded = index;
         this.checkedAt = Date.now();
         this.options.onLoaded?.();
         this.options.logger.info(

@@ -1,7 +1,8 @@
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import type { ServiceFilters, ServiceOrder } from "../catalogue/service-queries";
+import type { ServiceOrder } from "../catalogue/service-queries";
 import { amountOf, compareAmounts } from "./amounts";
+import type { ServiceFilters } from "./filters";
 import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
@@ -85,7 +86,7 @@ function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
 /** Filters whose lists hold at most 1 entry in SELECTIVE narrow a search before its words do. */
 const SELECTIVE = 8;
 
-export class ServiceIndex {
+export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
   /** Each entry's place in id order: the tie-break, as an integer. */

@@ -1,0 +1,139 @@
+import type { EndpointSort } from "../catalogue/endpoint-queries";
+import type { Paging } from "../catalogue/paging";
+import { type ServiceSort, serviceOrder } from "../catalogue/service-queries";
+import type { SortDirection } from "../catalogue/sql";
+import type { ReadPool } from "../db/read-pool";
+import type { Logger } from "../logging/logger";
+import { CurrentCatalogue } from "./current-catalogue";
+import type { EndpointFilters, ServiceFilters } from "./filters";
+import type { CatalogueSerialisers, LoadedCatalogue } from "./loaded-catalogue";
+import type { QueryReading } from "./partial-query";
+import { type SearchAnswer, SearchQueries } from "./search-queries";
+import type { Found, Listing } from "./service-table";
+
+export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./filters";
+export type { CatalogueSerialisers } from "./loaded-catalogue";
+export type { QueryReading } from "./partial-query";
+export type { Listing } from "./service-table";
+
+/** A page of a search: its serialised items, the catalogue version it comes from and how q was read. */
+export interface SearchPage {
+  /** The database snapshot the answer was computed on (equal snapshots: equal catalogue). */
+  snapshot: string;
+  listing: Listing;
+  /** How q was read (corrected, partial); undefined without q. */
+  reading: QueryReading | undefined;
+}
+
+/** A service search's order: the sort's own default direction unless `order` is given. */
+export interface ServiceSortChoice {
+  sort?: ServiceSort;
+  order?: SortDirection;
+}
+
+/**
+ * The catalogue search: the only way into the in-memory catalogue for HTTP routes, the CSV export
+ * and any other caller (an MCP tool adapts it). It owns filtering, sorting and paging; q is read
+ * as typed and, when its words match nothing, corrected or partly matched (see SearchQueries).
+ */
+export interface CatalogueSearch {
+  findServices(filters: ServiceFilters, sort: ServiceSortChoice, paging: Paging): Promise<SearchPage>;
+  findEndpoints(
+    filters: EndpointFilters,
+    sort: EndpointSort | undefined,
+    paging: Paging,
+  ): Promise<SearchPage>;
+  /**
+   * The services a search matches, in its order, from `offset` on (every match without a limit):
+   * what the CSV export reads from the database.
+   */
+  servicesForExport(
+    filters: ServiceFilters,
+    sort: ServiceSortChoice,
+    paging: { offset: number; limit?: number },
+  ): Promise<ExportSelection>;
+}
+
+/** The services an export reads, as the database knows them, with what only the search holds. */
+export interface ExportSelection {
+  /** The entries' primary row ids. */
+  ids: string[];
+  /** Each entry's number of payable endpoints, in the order of `ids` (computed when the catalogue loads). */
+  payableEndpoints: number[];
+}
+
+export interface CatalogueSearchOptions {
+  pool: ReadPool;
+  logger: Logger;
+  serialisers: CatalogueSerialisers;
+  /** See CurrentCatalogueOptions.refreshMs. */
+  refreshMs: number;
+  /** How many distinct q texts keep their parsed form (see SearchQueries). */
+  rememberedQueries?: number;
+  /** Called after each newer catalogue is in place. */
+  onLoaded?: () => void;
+}
+
+/** The catalogue search over the in-memory catalogue, kept current from the database. */
+export class InMemoryCatalogueSearch implements CatalogueSearch {
+  private readonly catalogue: CurrentCatalogue;
+  private readonly queries: SearchQueries;
+
+  constructor({ pool, logger, serialisers, refreshMs, rememberedQueries, onLoaded }: CatalogueSearchOptions) {
+    this.catalogue = new CurrentCatalogue({ pool, logger, serialisers, refreshMs, onLoaded });
+    this.queries = new SearchQueries(pool, rememberedQueries);
+  }
+
+  /** Loads the catalogue now rather than on the first search. */
+  async preload(): Promise<void> {
+    await this.catalogue.current();
+  }
+
+  /** The catalogue changed (a writer said so): check and reload in the background. */
+  refreshNow(): void {
+    this.catalogue.refreshNow();
+  }
+
+  async findServices(filters: ServiceFilters, sort: ServiceSortChoice, paging: Paging): Promise<SearchPage> {
+    const loaded = await this.catalogue.current();
+    const { answer, reading } = await this.searchServices(loaded, filters, sort, paging);
+    return { snapshot: loaded.snapshot, listing: loaded.services.listing(answer), reading };
+  }
+
+  async servicesForExport(
+    filters: ServiceFilters,
+    sort: ServiceSortChoice,
+    paging: { offset: number; limit?: number },
+  ): Promise<ExportSelection> {
+    const loaded = await this.catalogue.current();
+    const { answer } = await this.searchServices(loaded, filters, sort, paging);
+    return { ids: loaded.services.ids(answer), payableEndpoints: loaded.services.payableEndpoints(answer) };
+  }
+
+  async findEndpoints(
+    filters: EndpointFilters,
+    sort: EndpointSort | undefined,
+    paging: Paging,
+  ): Promise<SearchPage> {
+    const loaded = await this.catalogue.current();
+    const now = Date.now();
+    const { answer, reading } = await this.queries.search(filters.q, loaded.endpoints.text, (text) =>
+      loaded.endpoints.list(filters, sort, paging, text, now),
+    );
+    return { snapshot: loaded.snapshot, listing: answer, reading };
+  }
+
+  private searchServices(
+    loaded: LoadedCatalogue,
+    filters: ServiceFilters,
+    sort: ServiceSortChoice,
+    paging: { offset: number; limit?: number },
+  ): Promise<SearchAnswer<Found>> {
+    const order = serviceOrder(filters.q, sort.sort, sort.order);
+    const window = { offset: paging.offset, limit: paging.limit ?? loaded.services.size };
+    const now = Date.now();
+    return this.queries.search(filters.q, loaded.services.text, (text) =>
+      loaded.services.find(filters, order, window, text, now),
+    );
+  }
+}
