@@ -6,6 +6,7 @@ import { sendHop } from "../probe/http-hop";
 import { JobPump } from "../probe/pump";
 import { type HostResolver, systemResolver } from "../probe/resolve-target";
 import { AddressPolicy } from "../probe/ssrf-guard";
+import { ClaimerSession, releaseOrphanedClaims } from "./claimer-session";
 import { type AttemptRecord, claimDueDeliveries, type DueDelivery, recordAttempt } from "./deliveries";
 import { signingSecrets } from "./secrets";
 import { retryDelayMs, type WebhookSettings } from "./settings";
@@ -131,36 +132,62 @@ export interface WebhookDelivery {
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
+/** How often the claims of dead processes are looked for (also once at start). */
+const RELEASE_ORPHANS_EVERY_MS = 5_000;
+
+const NO_DELIVERY: WebhookDelivery = { notify: () => {}, stop: async () => {} };
 
 /**
  * Delivers due webhooks with `concurrency` slots until stopped, and prunes events past their
- * retention hourly. Any number of processes may run it: claims use SKIP LOCKED.
+ * retention hourly. Any number of processes (`npm start`, `npm run worker`) may run it: claims
+ * use SKIP LOCKED, and each claim is stamped with this process's claimer session so that a
+ * process started after another died delivers the dead one's in-flight deliveries at once.
+ * With WEBHOOK_DELIVERY_ENABLED false it does nothing (events are still written; other
+ * processes deliver them).
  */
-export function startWebhookDelivery(deps: DeliveryDeps): WebhookDelivery {
+export async function startWebhookDelivery(
+  deps: DeliveryDeps & { databaseUrl: string },
+): Promise<WebhookDelivery> {
   const { settings, logger } = deps;
+  if (!settings.deliver) {
+    logger.info("WEBHOOK_DELIVERY_ENABLED is false: this process delivers no webhooks");
+    return NO_DELIVERY;
+  }
   const policy = new AddressPolicy(settings.allowedNetworks);
   const leaseMs = settings.timeoutMs + 60_000;
+  const session = new ClaimerSession(deps.databaseUrl, logger);
+  await session.claimer();
   const pump = new JobPump<DueDelivery>({
     concurrency: settings.concurrency,
     pollMs: settings.pollMs,
-    fetch: (count) => claimDueDeliveries(deps.db, count, leaseMs),
+    fetch: async (count) => claimDueDeliveries(deps.db, count, leaseMs, await session.claimer()),
     run: async (delivery) => {
       await deliver(deps, policy, delivery);
     },
     onError: (error) => logger.error({ err: error }, "webhook delivery error"),
   });
+  const release = () =>
+    releaseOrphanedClaims(deps.db)
+      .then((released) => {
+        if (released === 0) return;
+        logger.info({ released }, "deliveries of stopped processes are due again");
+        pump.notify();
+      })
+      .catch((error: unknown) => logger.error({ err: error }, "releasing orphaned deliveries failed"));
+  await release();
   pump.start();
   const prune = () =>
     pruneEvents(deps.db, settings.eventRetentionDays).catch((error: unknown) =>
       logger.error({ err: error }, "pruning events failed"),
     );
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
-  timer.unref();
+  const timers = [setInterval(prune, PRUNE_EVERY_MS), setInterval(release, RELEASE_ORPHANS_EVERY_MS)];
+  for (const timer of timers) timer.unref();
   return {
     notify: () => pump.notify(),
     async stop() {
-      clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       await pump.stop();
+      await session.close();
     },
   };
 }

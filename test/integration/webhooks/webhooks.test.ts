@@ -49,6 +49,7 @@ const resolve: HostResolver = async (hostname) => {
 };
 
 const settings: WebhookSettings = {
+  deliver: true,
   allowedNetworks: ALLOWED,
   eventRetentionDays: 30,
   concurrency: 1,
