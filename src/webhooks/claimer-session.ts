@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Database } from "../db/prisma-client";
+import { DELIVERIES_DUE_CHANNEL } from "../events/emit";
 import type { Logger } from "../logging/logger";
 
 /**
@@ -15,6 +16,8 @@ const CLAIMER_LOCK_CLASS = 1_464_355_633; // "WHK1"
  * in-flight deliveries can be released at once (`releaseOrphanedClaims`) instead of waiting for
  * their lease to run out. A pid is unique among live sessions; a later session that reuses it
  * also holds the lock, so its predecessor's claims wait for the lease: never released early.
+ * The same connection LISTENs for committed deliveries (`onDue`), so an idle process need not
+ * wait for its next poll.
  */
 export class ClaimerSession {
   private client: pg.Client | null = null;
@@ -23,6 +26,7 @@ export class ClaimerSession {
   constructor(
     private readonly databaseUrl: string,
     private readonly logger: Logger,
+    private readonly onDue: () => void,
   ) {}
 
   /** The pid to stamp claims with; (re)connects and takes the lock when the session was lost. */
@@ -50,10 +54,12 @@ export class ClaimerSession {
     };
     client.on("error", lost);
     client.on("end", lost);
+    client.on("notification", this.onDue);
     const { rows } = await client.query<{ pid: number }>(
       "SELECT pg_backend_pid() AS pid, pg_advisory_lock($1, pg_backend_pid())",
       [CLAIMER_LOCK_CLASS],
     );
+    await client.query(`LISTEN ${pg.escapeIdentifier(DELIVERIES_DUE_CHANNEL)}`);
     this.client = client;
     return rows[0]!.pid;
   }

@@ -84,7 +84,12 @@ export async function recordAttempt(
       : { status: "failed", nextAttemptAt: null };
   await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...settled, claimedBy: null } });
   if (attempt.succeeded) {
-    await tx.webhookEndpoint.update({ where: { id: delivery.endpoint.id }, data: { failingSince: null } });
+    // Written only when it was failing: concurrent successes to one endpoint then never queue
+    // on its row lock.
+    await tx.webhookEndpoint.updateMany({
+      where: { id: delivery.endpoint.id, failingSince: { not: null } },
+      data: { failingSince: null },
+    });
   } else {
     await tx.webhookEndpoint.updateMany({
       where: { id: delivery.endpoint.id, failingSince: null },

@@ -155,8 +155,7 @@ export async function startWebhookDelivery(
   }
   const policy = new AddressPolicy(settings.allowedNetworks);
   const leaseMs = settings.timeoutMs + 60_000;
-  const session = new ClaimerSession(deps.databaseUrl, logger);
-  await session.claimer();
+  const session = new ClaimerSession(deps.databaseUrl, logger, () => pump.notify());
   const pump = new JobPump<DueDelivery>({
     concurrency: settings.concurrency,
     pollMs: settings.pollMs,
@@ -174,6 +173,7 @@ export async function startWebhookDelivery(
         pump.notify();
       })
       .catch((error: unknown) => logger.error({ err: error }, "releasing orphaned deliveries failed"));
+  await session.claimer();
   await release();
   pump.start();
   const prune = () =>

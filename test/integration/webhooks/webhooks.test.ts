@@ -6,7 +6,7 @@ import { emitEvents, type NewEvent } from "../../../src/events/emit";
 import type { HostResolver } from "../../../src/probe/resolve-target";
 import { AddressPolicy } from "../../../src/probe/ssrf-guard";
 import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
-import { type DeliveryDeps, deliver } from "../../../src/webhooks/delivery-worker";
+import { type DeliveryDeps, deliver, startWebhookDelivery } from "../../../src/webhooks/delivery-worker";
 import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -308,5 +308,31 @@ describe("webhook endpoints and signed deliveries", () => {
     const got = receiver.received.filter((request) => request.path === "/restart");
     expect(got).toHaveLength(1);
     new Webhook(created.body.secret).verify(got[0]?.body ?? "", got[0]?.headers ?? {});
+  });
+
+  it("when an event commits while a delivering process idles between polls, then the commit's notification wakes it", async () => {
+    await database.db.webhookEndpoint.deleteMany();
+    const created = await create(acme.key, { url: `${receiver.url}/woken`, enabled_events: ["*"] });
+    // A poll far beyond the test's time limit: only the notification can start this delivery.
+    const delivery = await startWebhookDelivery({
+      ...deps(),
+      databaseUrl: database.url,
+      settings: { ...settings, pollMs: 3_600_000 },
+    });
+    try {
+      const woken = new Promise<void>((resolve) => {
+        const check = setInterval(() => {
+          if (!receiver.received.some((request) => request.path === "/woken")) return;
+          clearInterval(check);
+          resolve();
+        }, 20);
+      });
+      await database.db.$transaction((tx) => emitEvents(tx, [listed("zeta")]));
+      await woken;
+      const got = receiver.received.filter((request) => request.path === "/woken");
+      new Webhook(created.body.secret).verify(got[0]?.body ?? "", got[0]?.headers ?? {});
+    } finally {
+      await delivery.stop();
+    }
   });
 });
