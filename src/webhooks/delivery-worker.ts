@@ -89,30 +89,33 @@ export async function deliver(
     result.succeeded || windowOver
       ? null
       : new Date(at.getTime() + retryDelayMs(settings, delivery.attempts));
-  await deps.db.$transaction(async (tx) => {
-    await recordAttempt(tx, delivery, result, retryAt);
-    if (result.succeeded) return;
-    const failingSince = delivery.endpoint.failingSince ?? at;
-    if (at.getTime() - failingSince.getTime() < settings.retryWindowMs) return;
-    const { count } = await tx.webhookEndpoint.updateMany({
-      where: { id: delivery.endpoint.id, disabledAt: null },
-      data: { disabledAt: at },
-    });
-    if (count === 0) return;
-    const { endpoint } = delivery;
-    await emitEvents(tx, [
-      {
-        type: "webhook_endpoint.disabled",
-        owner: { organisationId: endpoint.organisationId, environment: endpoint.environment },
-        data: {
-          webhook_endpoint_id: endpoint.id,
-          url: endpoint.url,
-          disabled_at: at.toISOString(),
-          reason: "deliveries failed for 3 days",
+  const failingSince = delivery.endpoint.failingSince ?? at;
+  const disable = !result.succeeded && at.getTime() - failingSince.getTime() >= settings.retryWindowMs;
+  if (!disable) {
+    await recordAttempt(deps.db, delivery, result, retryAt);
+  } else {
+    await deps.db.$transaction(async (tx) => {
+      await recordAttempt(tx, delivery, result, retryAt);
+      const { count } = await tx.webhookEndpoint.updateMany({
+        where: { id: delivery.endpoint.id, disabledAt: null },
+        data: { disabledAt: at },
+      });
+      if (count === 0) return;
+      const { endpoint } = delivery;
+      await emitEvents(tx, [
+        {
+          type: "webhook_endpoint.disabled",
+          owner: { organisationId: endpoint.organisationId, environment: endpoint.environment },
+          data: {
+            webhook_endpoint_id: endpoint.id,
+            url: endpoint.url,
+            disabled_at: at.toISOString(),
+            reason: "deliveries failed for 3 days",
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    });
+  }
   deps.logger.debug(
     {
       deliveryId: delivery.id,
