@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureOrganisation } from "../../../src/accounts/organisations";
@@ -7,54 +5,18 @@ import { emitEvents } from "../../../src/events/emit";
 import { createWebhookEndpoint } from "../../../src/webhooks/webhook-endpoints";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type StartedProcess, startEntryPoint } from "../../support/processes";
-
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-}
-
-/**
- * A receiver on 127.0.0.1 that holds the first request unanswered (the sender is mid-attempt
- * when it is killed) and answers later ones 200. `next()` resolves with the next request.
- */
-async function startHoldingReceiver() {
-  const received: Received[] = [];
-  const held: http.ServerResponse[] = [];
-  const waiters: ((request: Received) => void)[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) headers[name] = String(value);
-      const request = { body: Buffer.concat(chunks).toString("utf8"), headers };
-      received.push(request);
-      if (received.length === 1) held.push(res);
-      else res.end("ok");
-      waiters.shift()?.(request);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    next: () => new Promise<Received>((resolve) => waiters.push(resolve)),
-    close: () => {
-      for (const res of held) res.destroy();
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
+import { startWebhookReceiver } from "../../support/webhook-receiver";
 
 describe("webhook delivery across a killed process", () => {
   let database: TestDatabase;
-  let receiver: Awaited<ReturnType<typeof startHoldingReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const started: StartedProcess[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    receiver = await startHoldingReceiver();
+    receiver = await startWebhookReceiver();
+    // The first attempt is held: the worker is mid-delivery when it is killed.
+    receiver.holds = 1;
   });
   afterAll(async () => {
     for (const process of started) if (process.child.exitCode === null) process.child.kill("SIGKILL");
@@ -78,7 +40,12 @@ describe("webhook delivery across a killed process", () => {
     const endpoint = await createWebhookEndpoint(
       database.db,
       { organisationId: organisation.id, environment: "live" },
-      { url: receiver.url, description: "", enabledEvents: ["service.listed"], redactMetadata: false },
+      {
+        url: `${receiver.url}/hook`,
+        description: "",
+        enabledEvents: ["service.listed"],
+        redactMetadata: false,
+      },
     );
     const first = await worker();
     const serviceId = "00000000-0000-4000-8000-000000000001";

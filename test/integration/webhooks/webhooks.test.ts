@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitEvents, type NewEvent } from "../../../src/events/emit";
@@ -11,32 +9,7 @@ import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
-
-interface Received {
-  path: string;
-  body: string;
-  headers: Record<string, string>;
-}
-
-/** A receiver on 127.0.0.1 that answers each request with the next of `statuses` (then 200). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const statuses: number[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) headers[name] = String(value);
-      received.push({ path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8"), headers });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, statuses, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+import { type ReceivedRequest, startWebhookReceiver } from "../../support/webhook-receiver";
 
 const HOUR = 3_600_000;
 const ALLOWED = ["127.0.0.0/8"];
@@ -75,7 +48,7 @@ function listed(name: string): NewEvent {
 describe("webhook endpoints and signed deliveries", () => {
   let database: TestDatabase;
   let api: Replica;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let acme: IssuedKey;
   let acmeTest: IssuedKey;
   let reader: IssuedKey;
@@ -105,7 +78,7 @@ describe("webhook endpoints and signed deliveries", () => {
     api = await startReplica(database, {
       webhooks: { allowedNetworks: ALLOWED, resolve, now: () => clock() },
     });
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     acme = await issueKey(database.db, "acme", "live", ["webhooks:write"]);
     acmeTest = await issueKey(database.db, "acme", "test", ["webhooks:write"]);
     reader = await issueKey(database.db, "acme", "live", ["catalogue:read"]);
@@ -250,7 +223,8 @@ describe("webhook endpoints and signed deliveries", () => {
     const old = await rotatedAgo("/old", 24 * HOUR + 60_000);
     await database.db.$transaction((tx) => emitEvents(tx, [listed("gamma")]));
     await deliverDue();
-    const at = (path: string) => receiver.received.find((request) => request.path === path) as Received;
+    const at = (path: string) =>
+      receiver.received.find((request) => request.path === path) as ReceivedRequest;
     expect(at("/recent").headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     for (const secret of [recent.previous, recent.current]) {
       expect(() => new Webhook(secret).verify(at("/recent").body, at("/recent").headers)).not.toThrow();
