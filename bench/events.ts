@@ -102,7 +102,7 @@ async function measure(
   const started = now();
   await emit(commitTimes);
   const committed = now();
-  const got = await receivedAll(receiverUrl, first + count, 120_000);
+  const got = await receivedAll(receiverUrl, first + count, 300_000);
   const received = new Map(got.received);
   const latencies: number[] = [];
   let last = started;
