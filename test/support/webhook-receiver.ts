@@ -23,6 +23,10 @@ export async function startWebhookReceiver() {
     statuses,
     holds: 0,
     next: () => new Promise<ReceivedRequest>((resolve) => waiters.push(resolve)),
+    /** Answers the held requests 200. */
+    answerHeld: () => {
+      for (const res of held.splice(0)) res.end("ok");
+    },
     close: () => {
       for (const res of held) res.destroy();
       server.closeAllConnections();

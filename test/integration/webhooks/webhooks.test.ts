@@ -309,4 +309,31 @@ describe("webhook endpoints and signed deliveries", () => {
       await delivery.stop();
     }
   });
+
+  it("when a delivering process stops with claimed deliveries it has not started, then it gives them back unattempted", async () => {
+    await database.db.webhookEndpoint.deleteMany();
+    await create(acme.key, { url: `${receiver.url}/batch`, enabled_events: ["*"] });
+    const delivery = await startWebhookDelivery({
+      ...deps(),
+      databaseUrl: database.url,
+      settings: { ...settings, concurrency: 2 },
+    });
+    receiver.holds = 2;
+    const first = receiver.next();
+    await database.db.$transaction((tx) => emitEvents(tx, [listed("eta")]));
+    await first;
+    // One slot is free: the claim takes a batch of two, starts one and keeps the other.
+    const second = receiver.next();
+    await database.db.$transaction((tx) => emitEvents(tx, [listed("theta"), listed("iota")]));
+    await second;
+    const stopped = delivery.stop();
+    receiver.answerHeld();
+    await stopped;
+    const rows = await database.db.webhookDelivery.findMany({ orderBy: { attempts: "asc" } });
+    expect(rows.map((row) => [row.status, row.attempts, row.claimedBy])).toEqual([
+      ["pending", 0, null],
+      ["succeeded", 1, null],
+      ["succeeded", 1, null],
+    ]);
+  });
 });
