@@ -264,6 +264,11 @@ export const settings = {
     description:
       "Days events are kept for GET /v1/events (and their webhook deliveries); older ones are deleted hourly.",
   },
+  WEBHOOK_DELIVERY_ENABLED: {
+    schema: booleanFlag.default(true),
+    description:
+      "Whether this process (npm start or npm run worker) delivers webhooks. false: it still records events, other processes deliver them (e.g. API replicas without delivery, workers with it).",
+  },
   WEBHOOK_ALLOWED_NETWORKS: {
     schema: cidrList(),
     description:
