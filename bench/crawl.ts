@@ -30,6 +30,7 @@ function settings(concurrency: number): CrawlSettings {
     progressIntervalMs: 10_000,
     extractionThreads: 1,
     labelAliases: () => undefined,
+    allowedNetworks: [],
   };
 }
 

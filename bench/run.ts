@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { runApiBenchmark } from "./api";
 import { runCrawlBenchmark } from "./crawl";
+import { runEventsBenchmark } from "./events";
 import { runProbeBenchmark } from "./probe";
 
 const sections: string[] = [];
@@ -13,6 +14,8 @@ console.log(sections.at(-1));
 sections.push((await runApiBenchmark()).markdown);
 console.log(sections.at(-1));
 sections.push(await runProbeBenchmark());
+console.log(sections.at(-1));
+sections.push(await runEventsBenchmark());
 console.log(sections.at(-1));
 
 const results = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");

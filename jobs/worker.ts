@@ -1,31 +1,50 @@
-// `npm run worker`: serves the probe queue until SIGINT/SIGTERM. Start any number, on any machine,
-// all with the same DATABASE_URL: they share the work and the sweep fires once across them.
-// Without DATABASE_URL it uses the embedded Postgres of this directory (shared with `npm start`).
+// `npm run worker`: serves the probe queue and delivers webhooks until SIGINT/SIGTERM. Start any
+// number, on any machine, all with the same DATABASE_URL: they share the work and the sweep fires
+// once across them. Without DATABASE_URL it uses the embedded Postgres of this directory (shared
+// with `npm start`).
 import { createPrismaClient } from "../src/db/prisma-client";
 import { probeSettingsFromConfig } from "../src/probe/settings";
 import { startProbing } from "../src/probe/start-probing";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { DATABASE_LOST, Shutdown } from "../src/runtime/shutdown";
+import { startWebhookDelivery } from "../src/webhooks/delivery-worker";
+import { webhookSettingsFromConfig } from "../src/webhooks/settings";
 
-await runCli("probe worker", async ({ config, logger }) => {
+await runCli("worker", async ({ config, logger }) => {
   const settings = probeSettingsFromConfig(config);
-  if (!settings.enabled) {
-    logger.warn("PROBE_ENABLED is false: a probe worker has nothing to do");
+  const webhookSettings = webhookSettingsFromConfig(config);
+  if (!settings.enabled && !webhookSettings.deliver) {
+    logger.warn("PROBE_ENABLED and WEBHOOK_DELIVERY_ENABLED are false: a worker has nothing to do");
     return 0;
   }
   const shutdown = new Shutdown(logger);
-  // Closers run in reverse: probes finish and the queue closes before the database goes away.
+  // Closers run in reverse: probes and deliveries finish and the queue closes before the
+  // database goes away.
   shutdown.listenForSignals();
   try {
     const server = await openDatabaseServer(config, logger);
     shutdown.register("database server", () => server.stop());
     server.onLost(() => shutdown.fail(DATABASE_LOST));
-    const db = createPrismaClient(server.url, Math.min(settings.concurrency, 16) + 2);
+    const connections = Math.min(settings.concurrency, 16) + webhookSettings.concurrency + 2;
+    const db = createPrismaClient(server.url, connections);
     shutdown.register("database client", () => db.$disconnect());
     const probing = await startProbing({ db, databaseUrl: server.url, settings, logger, runWorker: true });
     shutdown.register("probe workers", () => probing.stop());
-    logger.info({ concurrency: settings.concurrency }, "probe worker ready");
+    const webhooks = await startWebhookDelivery({
+      db,
+      databaseUrl: server.url,
+      settings: webhookSettings,
+      logger,
+    });
+    shutdown.register("webhook delivery", () => webhooks.stop());
+    logger.info(
+      {
+        probeConcurrency: settings.enabled ? settings.concurrency : 0,
+        webhookConcurrency: webhookSettings.deliver ? webhookSettings.concurrency : 0,
+      },
+      "worker ready",
+    );
     return undefined; // runs until a signal
   } catch (error) {
     logger.fatal({ err: error }, "worker start-up failed");

@@ -16,7 +16,7 @@ export interface CrawlCounts {
 }
 
 export interface CrawlErrorRecord {
-  kind: "fetch" | "value" | "store" | "robots";
+  kind: "fetch" | "value" | "store" | "robots" | "skipped";
   url: string;
   statusCode?: number | null;
   field?: string | null;

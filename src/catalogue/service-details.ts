@@ -1,5 +1,6 @@
 import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import type { SourceKind } from "../generated/prisma/enums";
 import type { SelfReported } from "../normalise/self-reported";
 import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
 import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
@@ -31,7 +32,7 @@ export interface PaymentOptionRecord {
   source: string | null;
   /** That source's page of the service (the listing row's detail URL); null for what a probe saw. */
   sourceUrl: string | null;
-  sourceKind: "html_directory" | "bazaar" | null;
+  sourceKind: SourceKind | null;
   scheme: string | null;
   network: string | null;
   networkName: string | null;
@@ -64,7 +65,7 @@ export interface EndpointDetail {
 }
 
 export interface SourceListing {
-  kind: "html_directory" | "bazaar";
+  kind: SourceKind;
   /** The source's base URL. */
   source: string;
   /** The source's page of the service: its row's detail URL, as a service's sourceUrl. */

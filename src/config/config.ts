@@ -131,7 +131,7 @@ export const settings = {
   SOURCES: {
     schema: sourcesSettingSchema.optional(),
     description:
-      'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"}], or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled.',
+      'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"},{"kind":"origin_manifest","origins":["https://…"]}] (origin_manifest: the /.well-known/x402 of every catalogue origin plus `origins`; at most one, best last), or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled.',
   },
   CRAWL_SCHEDULE: {
     schema: cronExpression.default("0 * * * *"),
@@ -273,6 +273,11 @@ export const settings = {
     schema: positiveInt(3650).default(30),
     description:
       "Days events are kept for GET /v1/events (and their webhook deliveries); older ones are deleted hourly.",
+  },
+  WEBHOOK_DELIVERY_ENABLED: {
+    schema: booleanFlag.default(true),
+    description:
+      "Whether this process (npm start or npm run worker) delivers webhooks. false: it still records events, other processes deliver them (e.g. API replicas without delivery, workers with it).",
   },
   WEBHOOK_ALLOWED_NETWORKS: {
     schema: cidrList(),

@@ -19,6 +19,11 @@ export interface CrawlSettings {
   extractionThreads: number;
   /** Extra label wording per host (SITE_OVERRIDES). */
   labelAliases: (host: string) => LabelAliases | undefined;
+  /**
+   * Non-public ranges that requests to addresses a source names (origin manifests) may reach:
+   * the probes' PROBE_ALLOWED_NETWORKS, since the same guard vets both.
+   */
+  allowedNetworks: string[];
 }
 
 export function crawlSettingsFromConfig(config: Config): CrawlSettings {
@@ -37,5 +42,6 @@ export function crawlSettingsFromConfig(config: Config): CrawlSettings {
     extractionThreads:
       config.CRAWL_EXTRACTION_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     labelAliases: (host) => overrides[host]?.labels,
+    allowedNetworks: config.PROBE_ALLOWED_NETWORKS,
   };
 }

@@ -31,6 +31,12 @@ export type NewEvent = {
   };
 }[EventType];
 
+/**
+ * Notified (on commit) by a transaction that owes deliveries, so delivering processes claim them
+ * at once rather than at their next poll.
+ */
+export const DELIVERIES_DUE_CHANNEL = "webhook_deliveries_due";
+
 async function execute(tx: EventTransaction, query: Prisma.Sql): Promise<number> {
   if ("$executeRaw" in tx) return tx.$executeRaw(query);
   return (await tx.query({ text: query.text, values: query.values })).rowCount ?? 0;
@@ -54,7 +60,7 @@ export async function emitEvents(tx: EventTransaction, events: readonly NewEvent
   const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
   // One delivery per endpoint that is enabled, belongs to the owner (owned kinds) and selects
   // the kind or "*"; the test event goes to its one endpoint, enabled or not.
-  return execute(
+  const deliveries = await execute(
     tx,
     Prisma.sql`
       WITH n AS (
@@ -81,4 +87,7 @@ export async function emitEvents(tx: EventTransaction, events: readonly NewEvent
           AND ('*' = ANY(w.enabled_events) OR n.type = ANY(w.enabled_events))
       END`,
   );
+  // Sent when the transaction commits (never for a rollback), once however many emits it made.
+  if (deliveries > 0) await execute(tx, Prisma.sql`SELECT pg_notify(${DELIVERIES_DUE_CHANNEL}, '')`);
+  return deliveries;
 }

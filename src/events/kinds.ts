@@ -41,7 +41,11 @@ export const EVENT_KINDS = {
   "service.relisted": kind("public", serviceEventData, "A delisted service was found again."),
   "endpoint.added": kind("public", endpointEventData, "A service gained an endpoint."),
   "endpoint.removed": kind("public", endpointEventData, "A service lost an endpoint."),
-  "endpoint.price_changed": kind("public", endpointPriceChangedData, "An endpoint's listed price changed."),
+  "endpoint.price_changed": kind(
+    "public",
+    endpointPriceChangedData,
+    "The payment options a source lists for an endpoint changed (amount, asset, network, pay_to or scheme): old and new.",
+  ),
   "endpoint.verification_changed": kind(
     "public",
     endpointVerificationChangedData,

@@ -43,12 +43,34 @@ export const serviceUpdatedData = z.strictObject({
 
 export const endpointEventData = z.strictObject({ service_id: id, endpoint: endpointRef });
 
+const listedPrice = z
+  .strictObject({
+    scheme: z.string().nullable().meta({ description: "x402 scheme, e.g. exact." }),
+    network: z.string().nullable().meta({ description: "CAIP-2 chain id, e.g. eip155:8453." }),
+    asset: z.string().nullable().meta({ description: "The token's address as the source wrote it." }),
+    asset_symbol: z
+      .string()
+      .nullable()
+      .meta({ description: "USDC when the asset is a known USDC contract." }),
+    amount_atomic: z
+      .string()
+      .nullable()
+      .meta({ description: "The amount in the asset's smallest unit (an exact integer string)." }),
+    price_usdc: decimal.nullable().meta({ description: "The amount in USDC, when the asset is USDC." }),
+    pay_to: z.string().nullable().meta({ description: "The address paid." }),
+  })
+  .meta({ id: "EventListedPrice" });
+
+const listedPrices = (when: string) =>
+  z.array(listedPrice).meta({
+    description: `The payment options the source listed ${when}, in its order ([]: none).`,
+  });
+
 export const endpointPriceChangedData = z.strictObject({
   service_id: id,
   endpoint: endpointRef,
-  old_price: decimal.nullable(),
-  new_price: decimal.nullable(),
-  asset: z.string().nullable().meta({ description: "The asset the price is in (e.g. USDC)." }),
+  old_prices: listedPrices("before"),
+  new_prices: listedPrices("now"),
 });
 
 export const endpointVerificationChangedData = z.strictObject({

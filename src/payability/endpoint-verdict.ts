@@ -1,17 +1,19 @@
 /**
  * The payability verdict of one endpoint, from the verdicts of every payment option published for
  * it. What a client meets when it calls decides: the endpoint's own live 402 challenge, when our
- * latest probe saw one; otherwise what a feed or a directory claims. A claim is weaker evidence
- * than the challenge, so a live challenge overrides every listing, also when it is worse.
+ * latest probe saw one; otherwise what a feed, the origin's manifest or a directory claims. A claim
+ * is weaker evidence than the challenge, so a live challenge overrides every listing, also when it
+ * is worse.
  */
+import type { SourceKind } from "../generated/prisma/enums";
 
 /** Where the deciding payment requirements were published. */
-export type PayabilitySource = "live_challenge" | "feed" | "directory";
+export type PayabilitySource = "live_challenge" | "feed" | "manifest" | "directory";
 
 export interface JudgedOption {
   origin: "listing" | "probe";
   /** The listing source's kind; null for probe options. */
-  sourceKind: "html_directory" | "bazaar" | null;
+  sourceKind: SourceKind | null;
   network: string | null;
   networkName: string | null;
   /** Null for an option stored before verdicts existed: not judged until its source is read again. */
@@ -26,15 +28,23 @@ export interface EndpointPayability {
   reasons: string[];
 }
 
-const SOURCE_OF_KIND = { bazaar: "feed", html_directory: "directory" } as const;
+const SOURCE_OF_KIND = {
+  bazaar: "feed",
+  origin_manifest: "manifest",
+  html_directory: "directory",
+} as const satisfies Record<SourceKind, PayabilitySource>;
 
 function sourceOf(option: JudgedOption): PayabilitySource | null {
   if (option.origin === "probe") return "live_challenge";
   return option.sourceKind === null ? null : SOURCE_OF_KIND[option.sourceKind];
 }
 
-/** Listings in order of how directly they come from the seller: a feed carries the seller's own accepts. */
-const PRECEDENCE: readonly PayabilitySource[] = ["live_challenge", "feed", "directory"];
+/**
+ * Listings in order of how directly they come from what a client meets: a feed carries the
+ * accepts the seller's server produced (recorded by its facilitator); a manifest is the seller's
+ * own document, but written by hand and often incomplete; a directory is a third party's copy.
+ */
+const PRECEDENCE: readonly PayabilitySource[] = ["live_challenge", "feed", "manifest", "directory"];
 
 function verdictOf(source: PayabilitySource, options: JudgedOption[]): EndpointPayability {
   if (options.some((o) => o.payable === true)) return { payable: true, decidedBy: source, reasons: [] };

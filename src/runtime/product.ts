@@ -58,7 +58,12 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   );
   shutdown.register("usage counts", () => accounts.close());
   const webhookSettings = webhookSettingsFromConfig(config);
-  const webhooks = startWebhookDelivery({ db, settings: webhookSettings, logger });
+  const webhooks = await startWebhookDelivery({
+    db,
+    databaseUrl: server.url,
+    settings: webhookSettings,
+    logger,
+  });
   shutdown.register("webhook delivery", () => webhooks.stop());
   const http = await listen(
     createApp({

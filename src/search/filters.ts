@@ -36,7 +36,7 @@ export interface ServiceFilters {
   includeUnpriced?: boolean;
   /** Any case: addresses are compared without their checksum casing. */
   payTo?: string;
-  /** A source kind (html_directory, bazaar) or a source's base URL. */
+  /** A source kind (html_directory, bazaar, origin_manifest) or a source's base URL. */
   source?: string;
   /** true: some endpoint of the entry had a valid x402 challenge within 24 hours; false: none had. */
   verified?: boolean;

@@ -2,8 +2,7 @@ import { sourcesCrawledSince } from "../catalogue/crawl-runs";
 import type { CrawlOutcome } from "../crawl-run/outcome";
 import type { Logger } from "../logging/logger";
 import { scheduleJob } from "../scheduling/crawl-schedule";
-import type { BazaarCrawlDependencies } from "./bazaar/crawl-bazaar";
-import { type CrawlTrigger, crawlSource, sourceBaseUrl } from "./crawl-source";
+import { type CrawlTrigger, crawlSource, type SourceCrawlDependencies, sourceBaseUrl } from "./crawl-source";
 import type { SourceSpec } from "./source-spec";
 
 /** A source crawled successfully this recently is not crawled again at start-up: restarts must not hammer sources. */
@@ -24,7 +23,7 @@ export interface SourceCrawls {
  * recorded as a failed run, and the API keeps serving.
  */
 export function scheduleSourceCrawls(
-  deps: BazaarCrawlDependencies,
+  deps: SourceCrawlDependencies,
   sources: SourceSpec[],
   schedule: string,
   logger: Logger,
@@ -58,7 +57,7 @@ export function scheduleSourceCrawls(
 }
 
 async function crawlStale(
-  deps: BazaarCrawlDependencies,
+  deps: SourceCrawlDependencies,
   sources: SourceSpec[],
   signal: AbortSignal,
   logger: Logger,
@@ -75,7 +74,7 @@ async function crawlStale(
     return;
   }
   logger.info(
-    { sources: stale.map((s) => s.url) },
+    { sources: stale.map(sourceBaseUrl) },
     "start-up crawl of sources not successfully crawled within the hour",
   );
   const statuses = await crawlAll(deps, stale, "schedule", signal, logger);
@@ -90,7 +89,7 @@ export const NOTHING_CRAWLED =
 
 /** One source after another; one that fails never keeps the next from being crawled. */
 async function crawlAll(
-  deps: BazaarCrawlDependencies,
+  deps: SourceCrawlDependencies,
   sources: SourceSpec[],
   trigger: CrawlTrigger,
   signal: AbortSignal,
@@ -103,7 +102,7 @@ async function crawlAll(
       statuses.push((await crawlSource(deps, source, trigger, signal)).status);
     } catch (err) {
       statuses.push("failed");
-      logger.error({ err, source: source.url, kind: source.kind }, "crawl of a source failed");
+      logger.error({ err, source: sourceBaseUrl(source), kind: source.kind }, "crawl of a source failed");
     }
   }
   return statuses;

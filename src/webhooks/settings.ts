@@ -2,6 +2,8 @@ import type { Config } from "../config/config";
 import type { HostResolver } from "../probe/resolve-target";
 
 export interface WebhookSettings {
+  /** Whether this process delivers (WEBHOOK_DELIVERY_ENABLED); every process emits events. */
+  deliver: boolean;
   allowedNetworks: string[];
   eventRetentionDays: number;
   /** Deliveries in flight per process. */
@@ -20,6 +22,7 @@ export interface WebhookSettings {
 
 export function webhookSettingsFromConfig(config: Config): WebhookSettings {
   return {
+    deliver: config.WEBHOOK_DELIVERY_ENABLED,
     allowedNetworks: config.WEBHOOK_ALLOWED_NETWORKS,
     eventRetentionDays: config.EVENT_RETENTION_DAYS,
     concurrency: 8,

@@ -21,6 +21,8 @@ export function testCrawlSettings(overrides: Partial<CrawlSettings> = {}): Crawl
     progressIntervalMs: 60_000,
     extractionThreads: 0,
     labelAliases: () => undefined,
+    // Fixture origins listen on loopback, which the address guard refuses unless allowed.
+    allowedNetworks: ["127.0.0.0/8"],
     ...overrides,
   };
 }

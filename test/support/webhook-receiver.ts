@@ -1,36 +1,57 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface ReceivedWebhook {
+export interface ReceivedRequest {
   path: string;
   body: string;
   headers: Record<string, string>;
 }
 
-export interface WebhookReceiver {
-  url: string;
-  received: ReceivedWebhook[];
-  /** Answers to give, in order; once empty, 200. */
-  statuses: number[];
-  close(): Promise<unknown>;
-}
-
-/** A webhook receiver on 127.0.0.1 that keeps every request and answers with the next of `statuses`. */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
-  const received: ReceivedWebhook[] = [];
+/**
+ * A webhook receiver on 127.0.0.1. Each request is answered with the next of `statuses` (then
+ * 200), or held unanswered while `holds` is above 0 (a sender killed mid-attempt).
+ * `next()` resolves with the next request to arrive.
+ */
+export async function startWebhookReceiver() {
+  const received: ReceivedRequest[] = [];
   const statuses: number[] = [];
+  const held: http.ServerResponse[] = [];
+  const waiters: ((request: ReceivedRequest) => void)[] = [];
+  const receiver = {
+    url: "",
+    received,
+    statuses,
+    holds: 0,
+    next: () => new Promise<ReceivedRequest>((resolve) => waiters.push(resolve)),
+    /** Answers the held requests 200. */
+    answerHeld: () => {
+      for (const res of held.splice(0)) res.end("ok");
+    },
+    close: () => {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) headers[name] = String(value);
-      received.push({ path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8"), headers });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end("ok");
+      const request = { path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8"), headers };
+      received.push(request);
+      if (receiver.holds > 0) {
+        receiver.holds--;
+        held.push(res);
+      } else {
+        res.statusCode = statuses.shift() ?? 200;
+        res.end("ok");
+      }
+      waiters.shift()?.(request);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, statuses, close: () => new Promise((resolve) => server.close(resolve)) };
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return receiver;
 }

@@ -21,7 +21,9 @@ export const tagListSchema = listSchema(tagCountSchema, "TagList");
 
 export const crawlErrorSchema = z
   .strictObject({
-    kind: z.string().meta({ description: "fetch, value, store or robots." }),
+    kind: z
+      .string()
+      .meta({ description: "fetch, value, store, robots, or skipped (an origin without a manifest)." }),
     url: z.string().meta({ description: "The page concerned." }),
     status_code: z.number().int().nullable().meta({ description: "Its HTTP status, when one came." }),
     field: z.string().nullable().meta({ description: "The field whose value could not be read." }),
@@ -34,7 +36,7 @@ export const crawlErrorSchema = z
 export const crawlRunSchema = z
   .strictObject({
     id: z.guid().meta({ description: "The run's id." }),
-    source_kind: z.string().meta({ description: "html_directory or bazaar." }),
+    source_kind: z.string().meta({ description: "html_directory, bazaar or origin_manifest." }),
     source_url: z.string().meta({ description: "The crawled source's base URL." }),
     status: z
       .enum(["running", "completed", "failed", "aborted"])

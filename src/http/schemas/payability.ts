@@ -19,12 +19,13 @@ export const payabilitySchema = z
   .strictObject({
     payable: z.boolean().meta({ description: "True when a standard x402 client can pay it as published." }),
     decided_by: z
-      .enum(["live_challenge", "feed", "directory"])
+      .enum(["live_challenge", "feed", "manifest", "directory"])
       .nullable()
       .meta({
         description:
           "Whose payment requirements decided: the endpoint's own 402 challenge (our latest probe) wins over " +
-          "a discovery feed, which wins over a directory; null when nothing is published.",
+          "a discovery feed, which wins over the origin's manifest (/.well-known/x402), which wins over a " +
+          "directory; null when nothing is published.",
       }),
     reasons: z
       .array(z.string())

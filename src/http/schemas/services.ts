@@ -30,12 +30,12 @@ export const methodParam = z.preprocess(
 
 const MAX_COUNT = 2_147_483_647;
 
-const SOURCE_KINDS = ["html_directory", "bazaar"];
+const SOURCE_KINDS = ["html_directory", "bazaar", "origin_manifest"];
 
 /** A source kind, or a base URL as the sources table stores it. */
 const sourceParam = textParam(2000).refine(
   (text) => SOURCE_KINDS.includes(text) || /^https?:\/\/[^\s]+$/i.test(text),
-  "must be html_directory, bazaar or a source's base URL (http:// or https://)",
+  "must be html_directory, bazaar, origin_manifest or a source's base URL (http:// or https://)",
 );
 
 /** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
@@ -94,9 +94,10 @@ export const serviceFilterParams = {
       "true: max_price also keeps entries with no known price (false, the default: it drops them).",
   }),
   pay_to: textParam(200).optional().meta({ description: "Some payment option pays this address, any case." }),
-  source: sourceParam
-    .optional()
-    .meta({ description: "Listed by this source: a kind (html_directory, bazaar) or a source's base URL." }),
+  source: sourceParam.optional().meta({
+    description:
+      "Listed by this source: a kind (html_directory, bazaar, origin_manifest) or a source's base URL.",
+  }),
   verified: booleanParam.optional().meta({
     description:
       "true: some endpoint answered with a valid x402 payment challenge within the last 24 hours; false: none did.",
@@ -345,9 +346,10 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
 
 export const sourceListingSchema = z
   .strictObject({
-    kind: z
-      .enum(["html_directory", "bazaar"])
-      .meta({ description: "An HTML directory or a Bazaar discovery feed." }),
+    kind: z.enum(["html_directory", "bazaar", "origin_manifest"]).meta({
+      description:
+        "An HTML directory, a Bazaar discovery feed, or the origin's own manifest (/.well-known/x402).",
+    }),
     source: z.string().meta({ description: "The source's base URL (as the `source` filter takes it)." }),
     source_url: z.string().meta({
       description:

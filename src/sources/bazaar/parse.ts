@@ -35,9 +35,10 @@ function readResourceUrl(item: FeedItem, warnings: string[]): URL | string {
 
 /**
  * v1 entries declare the method in accepts[].outputSchema.input; v2 moved discovery info to the
- * bazaar extension; some feeds put it in metadata. The first valid one wins.
+ * bazaar extension; some feeds put it in metadata (a manifest item is its own metadata). The
+ * first valid one wins.
  */
-function readMethod(item: FeedItem, metadata: Json, warnings: string[]): string {
+export function readMethod(item: Json, metadata: Json, warnings: string[]): string {
   const accepts = Array.isArray(item.accepts) ? item.accepts : [];
   const candidates = [
     ...accepts.map((entry) => dig(entry, "outputSchema", "input", "method")),

@@ -61,6 +61,8 @@ describe("npm run crawl with a discovery feed", () => {
   it("when --kind is not a known kind, then it exits 2 with the usage", async () => {
     const proc = run(["--kind", "rss", feed.url]);
     expect(await proc.exited).toBe(2);
-    expect(proc.stderr()).toMatch(/--kind must be bazaar or html_directory, not rss\nusage: npm run crawl/);
+    expect(proc.stderr()).toMatch(
+      /--kind must be bazaar, html_directory or origin_manifest, not rss\nusage: npm run crawl/,
+    );
   });
 });

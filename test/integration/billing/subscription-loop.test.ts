@@ -9,7 +9,7 @@ import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type LocalChain, startLocalChain } from "../../support/local-chain";
 import { testLogger } from "../../support/logger";
-import { startWebhookReceiver, type WebhookReceiver } from "../../support/webhook-receiver";
+import { startWebhookReceiver } from "../../support/webhook-receiver";
 
 const LOOPBACK = ["127.0.0.0/8"];
 const resolveLiteral: HostResolver = async (hostname) => [{ address: hostname, family: 4 }];
@@ -26,7 +26,7 @@ describe("the billing loop of the README", () => {
   let api: Replica;
   let settlement: RunningSettlement;
   let delivery: WebhookDelivery;
-  let receiver: WebhookReceiver;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let key: IssuedKey;
 
   beforeAll(async () => {
@@ -34,11 +34,13 @@ describe("the billing loop of the README", () => {
     chain = await startLocalChain();
     const base = testChain({ rpcUrl: chain.rpcUrl, usdcContract: chain.usdc, confirmations: 2 });
     receiver = await startWebhookReceiver();
-    delivery = startWebhookDelivery({
+    delivery = await startWebhookDelivery({
       db: database.db,
+      databaseUrl: database.url,
       logger: testLogger,
       resolve: resolveLiteral,
       settings: {
+        deliver: true,
         allowedNetworks: LOOPBACK,
         eventRetentionDays: 30,
         concurrency: 2,

@@ -91,7 +91,7 @@ describe("operations: processes and the embedded database", () => {
     const dir = await dataDir();
     const worker = startEntryPoint("jobs/worker.ts", [], { ...productEnv(dir), PROBE_ENABLED: "true" });
     started.push(worker);
-    await worker.waitForLog((l) => l.msg === "probe worker ready");
+    await worker.waitForLog((l) => l.msg === "worker ready");
     const api = startEntryPoint("src/main.ts", [], productEnv(dir));
     started.push(api);
     const port = await listeningPort(api);

@@ -174,7 +174,7 @@ describe("the probe queue shared by several workers", () => {
     };
     const workers = [startEntryPoint("jobs/worker.ts", [], env), startEntryPoint("jobs/worker.ts", [], env)];
     try {
-      await Promise.all(workers.map((w) => w.waitForLog((l) => l.msg === "probe worker ready")));
+      await Promise.all(workers.map((w) => w.waitForLog((l) => l.msg === "worker ready")));
       const boss = createBoss(database.url, 1);
       await boss.start();
       await requestSweep(boss);

@@ -4,16 +4,12 @@ import { emitEvents, type NewEvent } from "../../../src/events/emit";
 import type { HostResolver } from "../../../src/probe/resolve-target";
 import { AddressPolicy } from "../../../src/probe/ssrf-guard";
 import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
-import { type DeliveryDeps, deliver } from "../../../src/webhooks/delivery-worker";
+import { type DeliveryDeps, deliver, startWebhookDelivery } from "../../../src/webhooks/delivery-worker";
 import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
-import {
-  type ReceivedWebhook,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from "../../support/webhook-receiver";
+import { type ReceivedRequest, startWebhookReceiver } from "../../support/webhook-receiver";
 
 const HOUR = 3_600_000;
 const ALLOWED = ["127.0.0.0/8"];
@@ -26,6 +22,7 @@ const resolve: HostResolver = async (hostname) => {
 };
 
 const settings: WebhookSettings = {
+  deliver: true,
   allowedNetworks: ALLOWED,
   eventRetentionDays: 30,
   concurrency: 1,
@@ -51,7 +48,7 @@ function listed(name: string): NewEvent {
 describe("webhook endpoints and signed deliveries", () => {
   let database: TestDatabase;
   let api: Replica;
-  let receiver: WebhookReceiver;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let acme: IssuedKey;
   let acmeTest: IssuedKey;
   let reader: IssuedKey;
@@ -227,7 +224,7 @@ describe("webhook endpoints and signed deliveries", () => {
     await database.db.$transaction((tx) => emitEvents(tx, [listed("gamma")]));
     await deliverDue();
     const at = (path: string) =>
-      receiver.received.find((request) => request.path === path) as ReceivedWebhook;
+      receiver.received.find((request) => request.path === path) as ReceivedRequest;
     expect(at("/recent").headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     for (const secret of [recent.previous, recent.current]) {
       expect(() => new Webhook(secret).verify(at("/recent").body, at("/recent").headers)).not.toThrow();
@@ -285,5 +282,58 @@ describe("webhook endpoints and signed deliveries", () => {
     const got = receiver.received.filter((request) => request.path === "/restart");
     expect(got).toHaveLength(1);
     new Webhook(created.body.secret).verify(got[0]?.body ?? "", got[0]?.headers ?? {});
+  });
+
+  it("when an event commits while a delivering process idles between polls, then the commit's notification wakes it", async () => {
+    await database.db.webhookEndpoint.deleteMany();
+    const created = await create(acme.key, { url: `${receiver.url}/woken`, enabled_events: ["*"] });
+    // A poll far beyond the test's time limit: only the notification can start this delivery.
+    const delivery = await startWebhookDelivery({
+      ...deps(),
+      databaseUrl: database.url,
+      settings: { ...settings, pollMs: 3_600_000 },
+    });
+    try {
+      const woken = new Promise<void>((resolve) => {
+        const check = setInterval(() => {
+          if (!receiver.received.some((request) => request.path === "/woken")) return;
+          clearInterval(check);
+          resolve();
+        }, 20);
+      });
+      await database.db.$transaction((tx) => emitEvents(tx, [listed("zeta")]));
+      await woken;
+      const got = receiver.received.filter((request) => request.path === "/woken");
+      new Webhook(created.body.secret).verify(got[0]?.body ?? "", got[0]?.headers ?? {});
+    } finally {
+      await delivery.stop();
+    }
+  });
+
+  it("when a delivering process stops with claimed deliveries it has not started, then it gives them back unattempted", async () => {
+    await database.db.webhookEndpoint.deleteMany();
+    await create(acme.key, { url: `${receiver.url}/batch`, enabled_events: ["*"] });
+    const delivery = await startWebhookDelivery({
+      ...deps(),
+      databaseUrl: database.url,
+      settings: { ...settings, concurrency: 2 },
+    });
+    receiver.holds = 2;
+    const first = receiver.next();
+    await database.db.$transaction((tx) => emitEvents(tx, [listed("eta")]));
+    await first;
+    // One slot is free: the claim takes a batch of two, starts one and keeps the other.
+    const second = receiver.next();
+    await database.db.$transaction((tx) => emitEvents(tx, [listed("theta"), listed("iota")]));
+    await second;
+    const stopped = delivery.stop();
+    receiver.answerHeld();
+    await stopped;
+    const rows = await database.db.webhookDelivery.findMany({ orderBy: { attempts: "asc" } });
+    expect(rows.map((row) => [row.status, row.attempts, row.claimedBy])).toEqual([
+      ["pending", 0, null],
+      ["succeeded", 1, null],
+      ["succeeded", 1, null],
+    ]);
   });
 });

@@ -17,7 +17,37 @@ const unpayable = (reason: string, overrides: Partial<JudgedOption> = {}) =>
 const live = (overrides: Partial<JudgedOption> = {}) =>
   option({ origin: "probe", sourceKind: null, ...overrides });
 
+const manifest = (overrides: Partial<JudgedOption> = {}) =>
+  option({ sourceKind: "origin_manifest", ...overrides });
+
 describe("judgeEndpoint", () => {
+  it("when only the origin's manifest publishes requirements, then the manifest decides", () => {
+    expect(judgeEndpoint([manifest()], null)).toEqual({ payable: true, decidedBy: "manifest", reasons: [] });
+    expect(
+      judgeEndpoint([manifest({ payable: false, unpayableReasons: ["asset is missing"] })], null),
+    ).toEqual({
+      payable: false,
+      decidedBy: "manifest",
+      reasons: ["base: asset is missing"],
+    });
+  });
+
+  it("when a feed, a manifest and a directory all publish, then the feed decides; without the feed, the manifest over the directory", () => {
+    const directory = unpayable("asset is missing", { sourceKind: "html_directory" });
+    const badManifest = manifest({ payable: false, unpayableReasons: ["payTo is missing"] });
+    expect(judgeEndpoint([directory, badManifest, option()], null).decidedBy).toBe("feed");
+    expect(judgeEndpoint([directory, badManifest], null)).toMatchObject({
+      payable: false,
+      decidedBy: "manifest",
+    });
+    expect(judgeEndpoint([manifest(), live({ payable: false, unpayableReasons: ["x"] })], 402)).toMatchObject(
+      {
+        payable: false,
+        decidedBy: "live_challenge",
+      },
+    );
+  });
+
   it("when the feed lists one payable option among bad ones, then the feed decides it is payable", () => {
     const verdict = judgeEndpoint([unpayable("asset is missing"), option()], null);
     expect(verdict).toEqual({ payable: true, decidedBy: "feed", reasons: [] });

@@ -32,13 +32,38 @@ describe("npm run crawl arguments", () => {
   });
 
   it.each([
-    [["--kind", "rss", "https://f.example/"], /--kind must be bazaar or html_directory/],
+    [["--kind", "rss", "https://f.example/"], /--kind must be bazaar, html_directory or origin_manifest/],
     [["ftp://f.example/"], /not an http\(s\) URL/],
     [["https://a.example/", "https://b.example/"], /one URL at most/],
     [["--kind", "bazaar"], /--kind needs a URL/],
     [["--deep", "https://a.example/"], /deep/],
   ])("when the arguments are %j, then an error explains why", (argv, message) => {
     expect(parseCrawlArgs(argv, UNSET)).toEqual({ error: expect.stringMatching(message) });
+  });
+
+  it("when --kind origin_manifest is given alone, then the configured manifest source is read with its origins", () => {
+    const SOURCES = [
+      { kind: "bazaar" as const, url: "https://f.example/discovery/resources" },
+      { kind: "origin_manifest" as const, origins: ["https://a.example"] },
+    ];
+    expect(parseCrawlArgs(["--kind", "origin_manifest"], { SOURCES, DIRECTORY_URL: undefined })).toEqual({
+      sources: [{ kind: "origin_manifest", origins: ["https://a.example"] }],
+    });
+    expect(parseCrawlArgs(["--kind", "origin_manifest"], UNSET)).toEqual({
+      sources: [{ kind: "origin_manifest", origins: [] }],
+    });
+  });
+
+  it("when --kind origin_manifest is given with a URL, then its origin is read in this run beside the configured ones", () => {
+    const SOURCES = [{ kind: "origin_manifest" as const, origins: ["https://a.example"] }];
+    expect(
+      parseCrawlArgs(["--kind", "origin_manifest", "https://b.example/some/path"], {
+        SOURCES,
+        DIRECTORY_URL: undefined,
+      }),
+    ).toEqual({
+      sources: [{ kind: "origin_manifest", origins: ["https://a.example", "https://b.example"] }],
+    });
   });
 
   it("when SOURCES is none and no URL is given, then there is nothing to crawl", () => {

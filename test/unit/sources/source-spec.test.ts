@@ -24,6 +24,19 @@ describe("the SOURCES setting", () => {
     ]);
   });
 
+  it("when it lists an origin_manifest source, then its origins are kept as origins (paths dropped, duplicates merged)", () => {
+    const config = loadConfig({
+      SOURCES:
+        '[{"kind":"origin_manifest","origins":["https://a.example/x","https://A.example","http://b.example:8080/"]}]',
+    });
+    expect(config.SOURCES).toEqual([
+      { kind: "origin_manifest", origins: ["https://a.example", "http://b.example:8080"] },
+    ]);
+    expect(loadConfig({ SOURCES: '[{"kind":"origin_manifest"}]' }).SOURCES).toEqual([
+      { kind: "origin_manifest", origins: [] },
+    ]);
+  });
+
   it.each(["none", " NONE ", "[]"])("when it is %j, then no source is configured", (value) => {
     expect(loadConfig({ SOURCES: value }).SOURCES).toEqual([]);
   });
@@ -36,7 +49,20 @@ describe("the SOURCES setting", () => {
   it.each([
     ["bazaar", /SOURCES="bazaar": must be "none" or a JSON array .*not valid JSON/],
     ['{"kind":"bazaar","url":"https://f.example"}', /must be "none" or a JSON array such as/],
-    ['[{"kind":"rss","url":"https://f.example"}]', /item 0: kind must be "html_directory" or "bazaar"/],
+    [
+      '[{"kind":"rss","url":"https://f.example"}]',
+      /item 0: kind must be "html_directory", "bazaar" or "origin_manifest"/,
+    ],
+    [
+      '[{"kind":"origin_manifest","url":"https://a.example"}]',
+      /item 0: unknown key\(s\) url \(allowed: kind, origins\)/,
+    ],
+    ['[{"kind":"origin_manifest","origins":["ftp://a.example"]}]', /item 0: origins must be http\(s\) URLs/],
+    [
+      '[{"kind":"origin_manifest","origins":"https://a.example"}]',
+      /item 0: origins must be a list of http\(s\) URLs/,
+    ],
+    ['[{"kind":"origin_manifest"},{"kind":"origin_manifest"}]', /item 1: only one origin_manifest source/],
     ['[{"kind":"bazaar","url":"ftp://f.example"}]', /item 0: url must be an http\(s\) URL/],
     ['[{"kind":"bazaar"}]', /item 0: url is missing/],
     ['[{"kind":"bazaar","url":"https://f.example","type":"x"}]', /item 0: unknown key\(s\) type/],
