@@ -205,9 +205,13 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
     // Every request passes the product's request guard (keys, shared rate limits in Postgres,
     // usage). The load comes from one address: the anonymous limit is raised through configuration,
     // as an operator would; the key's organisation gets a plan with room for the load.
-    const config = loadConfig({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: "100000000" });
+    const config = loadConfig({
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: "100000000",
+      RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY: "1000000000",
+    });
     const accountSettings = {
       anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      anonymousCsvRowsPerDay: config.RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY,
       usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
     };
     await database.db.plan.create({ data: { id: "bench", requestsPerMinute: 100_000_000 } });

@@ -171,11 +171,13 @@ export async function runEventsBenchmark(
   let worker: ChildProcess | null = null;
   try {
     const organisation = await ensureOrganisation(db, "bench");
-    const endpoint = await createWebhookEndpoint(
+    const outcome = await createWebhookEndpoint(
       db,
       { organisationId: organisation.id, environment: "live" },
       { url: "http://127.0.0.1:1/", description: "bench", enabledEvents: ["*"], redactMetadata: false },
     );
+    if (!("created" in outcome)) throw new Error("the free plan allows one webhook endpoint");
+    const endpoint = outcome.created;
     const started = await startHelperProcess<{ url: string }>("bench/webhook-receiver.ts", [endpoint.secret]);
     receiver = started.child;
     const receiverUrl = started.info.url;

@@ -1,6 +1,7 @@
 import type { Listener } from "../db/notifications";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { ExportAllowance } from "./export-allowance";
 import { KeyCache } from "./key-cache";
 import { KeyVerifier } from "./key-verifier";
 import { SharedRateLimiter } from "./shared-rate-limiter";
@@ -9,24 +10,28 @@ import { UsageRecorder } from "./usage";
 export interface AccountSettings {
   /** Requests per minute from one client address without a key (RATE_LIMIT_ANONYMOUS_PER_MINUTE). */
   anonymousRequestsPerMinute: number;
+  /** CSV rows a day from one client address without a key (RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY). */
+  anonymousCsvRowsPerDay: number;
   /** How often counted usage is written to Postgres (USAGE_FLUSH_SECONDS, in ms). */
   usageFlushMs: number;
 }
 
 export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
   anonymousRequestsPerMinute: 120,
+  anonymousCsvRowsPerDay: 10_000,
   usageFlushMs: 10_000,
 };
 
 /**
  * The per-process parts of the accounts layer an API process needs on every request: key
- * lookups, the shared rate limiter and the usage counter. `close` writes the last usage.
+ * lookups, the shared rate limiter, the daily CSV allowance and the usage counter. `close` writes the last usage.
  * Given the API key change notifications (API_KEYS_CHANGED_CHANNEL), verified keys are kept in
  * memory; without them every keyed request is looked up in Postgres.
  */
 export class Accounts {
   readonly keys: KeyVerifier;
   readonly limiter: SharedRateLimiter;
+  readonly exports: ExportAllowance;
   readonly usage: UsageRecorder;
 
   constructor(
@@ -37,6 +42,7 @@ export class Accounts {
   ) {
     this.keys = new KeyVerifier(pool, keyChanges && new KeyCache(pool, keyChanges, logger));
     this.limiter = new SharedRateLimiter(pool);
+    this.exports = new ExportAllowance(pool, logger);
     this.usage = new UsageRecorder(pool, logger, settings.usageFlushMs);
   }
 

@@ -12,6 +12,8 @@ export interface VerifiedKey {
   scopes: readonly Scope[];
   revoked: boolean;
   requestsPerMinute: number;
+  /** CSV rows the organisation's plan lets this environment export a day. */
+  csvRowsPerDay: number;
 }
 
 interface KeyRow {
@@ -22,11 +24,12 @@ interface KeyRow {
   scopes: Scope[];
   revoked: boolean;
   requests_per_minute: number;
+  csv_rows_per_day: number;
 }
 
 const LOOKUP = fixedStatement(Prisma.sql`
   SELECT k.id, k.key_hash, k.organisation_id, k.environment::text AS environment, k.scopes,
-         k.revoked_at IS NOT NULL AS revoked, p.requests_per_minute
+         k.revoked_at IS NOT NULL AS revoked, p.requests_per_minute, p.csv_rows_per_day
   FROM api_keys k
   JOIN organisations o ON o.id = k.organisation_id
   JOIN plans p ON p.id = o.plan_id
@@ -106,5 +109,6 @@ function matchingKey(rows: KeyRow[], hash: Buffer): VerifiedKey | undefined {
     scopes: row.scopes,
     revoked: row.revoked,
     requestsPerMinute: row.requests_per_minute,
+    csvRowsPerDay: row.csv_rows_per_day,
   };
 }

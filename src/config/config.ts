@@ -239,6 +239,11 @@ export const settings = {
     description:
       "Requests a minute from one client address without a valid key, shared by every API process. Keys are limited by their organisation's plan (table plans).",
   },
+  RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY: {
+    schema: positiveInt(1_000_000_000).default(10_000),
+    description:
+      "CSV rows one client address without a key may export in 24 hours (the Free plan's allowance), shared by every API process; an export is checked when it starts and never cut off. Keys export their organisation plan's csv_rows_per_day per environment.",
+  },
   USAGE_FLUSH_SECONDS: {
     schema: positiveInt(3600).default(10),
     description:

@@ -52,6 +52,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     logger,
     {
       anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      anonymousCsvRowsPerDay: config.RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY,
       usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
     },
     keyChanges,

@@ -22,12 +22,38 @@ const owned = (owner: KeyOwner, id: string) => ({
   environment: owner.environment,
 });
 
+/** Created, or refused because the organisation's plan allows no more in this environment. */
+export type CreatedWebhookEndpoint =
+  | { created: WebhookEndpoint }
+  | { refused: { plan: string; allowed: number } };
+
+/**
+ * Creates an endpoint within the organisation's plan: at most `plans.webhook_endpoints` per
+ * environment. Creations of one owner take turns (a transaction lock), so two racing requests
+ * cannot both take the last place.
+ */
 export function createWebhookEndpoint(
   db: Database,
   owner: KeyOwner,
   input: WebhookEndpointInput,
-): Promise<WebhookEndpoint> {
-  return db.webhookEndpoint.create({ data: { ...owner, ...input, secret: newWebhookSecret() } });
+): Promise<CreatedWebhookEndpoint> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${owner.organisationId}:${owner.environment}`}, 0))`;
+    const { plan } = await tx.organisation.findUniqueOrThrow({
+      where: { id: owner.organisationId },
+      select: { plan: { select: { name: true, id: true, webhookEndpoints: true } } },
+    });
+    const existing = await tx.webhookEndpoint.count({
+      where: { organisationId: owner.organisationId, environment: owner.environment },
+    });
+    if (existing >= plan.webhookEndpoints) {
+      return { refused: { plan: plan.name || plan.id, allowed: plan.webhookEndpoints } };
+    }
+    const created = await tx.webhookEndpoint.create({
+      data: { ...owner, ...input, secret: newWebhookSecret() },
+    });
+    return { created };
+  });
 }
 
 export function getWebhookEndpoints(db: Database, owner: KeyOwner): Promise<WebhookEndpoint[]> {

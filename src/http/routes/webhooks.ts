@@ -70,13 +70,22 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
     parseInput(noQuery, req.query, "query");
     const body = parseInput(createWebhookEndpointBody, req.body ?? {}, "body");
     await vet(body.url);
-    const created = await createWebhookEndpoint(db, requestOwner(res), {
+    const owner = requestOwner(res);
+    const outcome = await createWebhookEndpoint(db, owner, {
       url: body.url,
       description: body.description,
       enabledEvents: body.enabled_events,
       redactMetadata: body.redact_metadata,
     });
-    res.status(201).set("Cache-Control", "no-store").json(withSecret(created));
+    if ("refused" in outcome) {
+      const { plan, allowed } = outcome.refused;
+      throw new HttpError(
+        403,
+        `The ${plan} plan allows ${allowed} webhook endpoint${allowed === 1 ? "" : "s"} per environment, and ` +
+          `this ${owner.environment} environment has them: delete one, or change plan (GET /v1/plans)`,
+      );
+    }
+    res.status(201).set("Cache-Control", "no-store").json(withSecret(outcome.created));
   });
 
   router.get("/v1/webhook-endpoints", async (req, res) => {

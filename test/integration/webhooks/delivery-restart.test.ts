@@ -37,7 +37,7 @@ describe("webhook delivery across a killed process", () => {
 
   it("when `npm run worker` is killed mid-delivery after the change committed, then a worker started afterwards delivers it, verified by the library", async () => {
     const organisation = await ensureOrganisation(database.db, "acme");
-    const endpoint = await createWebhookEndpoint(
+    const outcome = await createWebhookEndpoint(
       database.db,
       { organisationId: organisation.id, environment: "live" },
       {
@@ -47,6 +47,8 @@ describe("webhook delivery across a killed process", () => {
         redactMetadata: false,
       },
     );
+    if (!("created" in outcome)) throw new Error("the free plan allows one webhook endpoint");
+    const endpoint = outcome.created;
     const first = await worker();
     const serviceId = "00000000-0000-4000-8000-000000000001";
     const firstRequest = receiver.next();

@@ -82,11 +82,32 @@ describe("webhook endpoints and signed deliveries", () => {
     acme = await issueKey(database.db, "acme", "live", ["webhooks:write"]);
     acmeTest = await issueKey(database.db, "acme", "test", ["webhooks:write"]);
     reader = await issueKey(database.db, "acme", "live", ["catalogue:read"]);
+    // These tests create many endpoints: acme pays for a plan with room for them.
+    await database.db.organisation.update({ where: { name: "acme" }, data: { planId: "pro" } });
   });
   afterAll(async () => {
     await receiver.close();
     await api.close();
     await database.drop();
+  });
+
+  it("when an organisation's plan allows one endpoint per environment, then a second is refused with 403 and the other environment still has its own", async () => {
+    const live = await issueKey(database.db, "small shop", "live", ["webhooks:write"]);
+    const test = await issueKey(database.db, "small shop", "test", ["webhooks:write"]);
+    const body = { url: `${receiver.url}/small`, enabled_events: ["*"] };
+    expect((await create(live.key, body)).status).toBe(201);
+    const refused = await create(live.key, body);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      statusCode: 403,
+      message:
+        "The Free plan allows 1 webhook endpoint per environment, and this live environment has them: " +
+        "delete one, or change plan (GET /v1/plans)",
+      error: "Forbidden",
+    });
+    expect((await create(test.key, body)).status).toBe(201);
+    const listed = await call(api.url, "/v1/webhook-endpoints", { headers: bearer(live.key) });
+    expect(listed.body.items).toHaveLength(1);
   });
 
   it("when an endpoint is created, then the secret is in that answer only and the endpoint is its environment's", async () => {
