@@ -44,8 +44,9 @@ describe("the daily CSV export allowance", () => {
     await expect.poll(async () => (await call(a.url, "/v1/services.csv")).status).toBe(429);
     const refused = await call(b.url, "/v1/history.csv");
     expect(refused.status).toBe(429);
+    // 6 rows, or 9 if the poll's first export started before the second's rows were counted.
     expect(refused.body.message).toMatch(
-      /^CSV export allowance reached: 4 rows a day, 6 exported in this 24-hour window; retry after/,
+      /^CSV export allowance reached: 4 rows a day, [69] exported in this 24-hour window; retry after/,
     );
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(86_000);
