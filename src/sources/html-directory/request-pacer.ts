@@ -21,8 +21,12 @@ export class RequestPacer {
   /** Resolves when the next request may start. */
   take(): Promise<void> {
     const turn = this.turns.then(async () => {
-      const wait = this.lastStartedAt + this.gapMs - performance.now();
-      if (wait > 0) await sleep(wait);
+      // Timers count whole milliseconds and may fire a fraction early: wait until the gap is over.
+      for (;;) {
+        const wait = this.lastStartedAt + this.gapMs - performance.now();
+        if (wait <= 0) break;
+        await sleep(Math.ceil(wait));
+      }
       this.lastStartedAt = performance.now();
     });
     this.turns = turn;
