@@ -1,4 +1,4 @@
-import http from "node:http";
+import http, { type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** How the fixture answers one path. */
@@ -83,9 +83,19 @@ export class X402Fixture {
     while (left > 0 && !res.destroyed) {
       const piece = filler.subarray(0, Math.min(left, filler.length));
       left -= piece.length;
-      if (!res.write(piece))
-        await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (!res.write(piece)) await drainedOrClosed(res);
     }
     res.end();
   }
+}
+
+/** Waits for room to write, or for the client to go; the listener that did not fire is removed. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.once("drain", done).once("close", done);
+  });
 }
