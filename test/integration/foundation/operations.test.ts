@@ -127,7 +127,7 @@ describe("operations: processes and the embedded database", () => {
     expect(await api.exited).toBe(1);
     expect(
       api.lines.some((l) => String(l.msg).startsWith("the embedded postgres this process used has stopped")),
-      JSON.stringify(api.lines.map((l) => l.msg)),
+      JSON.stringify(api.lines.map((l) => (l.err ? { msg: l.msg, err: l.err } : l.msg))),
     ).toBe(true);
     expect(api.lines.at(-1)).toMatchObject({ exitCode: 1 });
   });
