@@ -28,6 +28,14 @@ export function createReadPool(databaseUrl: string, maxConnections = 10, logger?
   // An idle connection that breaks (database restart) is dropped by the pool and replaced on the
   // next query; without a listener its 'error' event would crash the process.
   pool.on("error", (error) => logger?.warn({ err: error }, "idle database connection lost"));
+  // A connection that breaks while checked out (a transaction, a CSV cursor, the catalogue load)
+  // fails its queries, so its user sees the error; pg also emits 'error' on the client, which the
+  // pool only listens to while the client is idle. Unheard, that event crashed the process when
+  // the database stopped mid-transaction (seen in the operations test), before the
+  // database-lost handling could exit cleanly.
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   return pool;
 }
 

@@ -34,4 +34,25 @@ describe("read pool", () => {
     // force_generic_plan: planned once, then reused (planning cost the detail's SQL more than running it).
     expect(Number(rows[0]?.generic)).toBe(2);
   });
+
+  it("when a checked-out connection's backend dies mid-transaction, then its user gets the error and the process lives on", async () => {
+    const client = await pool.connect();
+    const errors: unknown[] = [];
+    const uncaught = (error: unknown) => errors.push(error);
+    process.on("uncaughtException", uncaught);
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      await database.db.$queryRawUnsafe(`SELECT pg_terminate_backend(${rows[0]?.pid})`);
+      await expect(client.query("SELECT 1")).rejects.toThrow();
+      // pg emits 'error' on the client after failing its queries: unheard, it would be uncaught.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(errors).toEqual([]);
+    } finally {
+      process.off("uncaughtException", uncaught);
+      client.release(true);
+    }
+    // The pool replaces the broken connection.
+    expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  });
 });
