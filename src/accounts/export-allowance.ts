@@ -1,10 +1,9 @@
-import { RateLimiterPostgres } from "rate-limiter-flexible";
+import type { RateLimiterPostgres } from "rate-limiter-flexible";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { sharedCounter } from "./shared-counter";
 
 const DAY_SECONDS = 86_400;
-/** The store never refuses by itself: the guard compares with the plan's allowance. */
-const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 export interface ExportUse {
   /** CSV rows exported in the current 24-hour window. */
@@ -27,15 +26,7 @@ export class ExportAllowance {
     pool: ReadPool,
     private readonly logger: Logger,
   ) {
-    this.store = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: "pool",
-      tableName: "rate_limits",
-      tableCreated: true,
-      keyPrefix: "csv",
-      points: UNBOUNDED,
-      duration: DAY_SECONDS,
-    });
+    this.store = sharedCounter(pool, "csv", DAY_SECONDS);
   }
 
   async used(subject: string): Promise<ExportUse> {

@@ -155,6 +155,10 @@ export class KeyCache<Entry> {
         if (listeningBefore) {
           this.seenChange = counter;
           this.clear();
+          // Once per (re)start rather than every heartbeat: revokers skip stale rows anyway.
+          await this.pool.query("DELETE FROM api_key_readers WHERE heartbeat_at < now() - $1::interval", [
+            FORGET_READERS_AFTER,
+          ]);
         } else {
           this.retrySoon();
         }
@@ -167,9 +171,6 @@ export class KeyCache<Entry> {
         this.behindAt = undefined;
       }
       await this.acknowledge();
-      await this.pool.query("DELETE FROM api_key_readers WHERE heartbeat_at < now() - $1::interval", [
-        FORGET_READERS_AFTER,
-      ]);
       this.trustedUntil = started + TRUSTED_FOR_MS;
     } catch (error) {
       this.logger.warn(

@@ -1,10 +1,9 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { ReadPool } from "../db/read-pool";
+import { sharedCounter } from "./shared-counter";
 
 /** Limits are per minute: one fixed window, shared by every process through Postgres. */
 export const RATE_WINDOW_MS = 60_000;
-/** The store never refuses by itself: each caller compares with its own limit (plans differ). */
-const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 /** Most points one process reserves at once, and the share of what is left it may take. */
 const MAX_RESERVATION = 100;
 const RESERVATION_SHARE = 16;
@@ -44,16 +43,7 @@ export class SharedRateLimiter {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(pool: ReadPool) {
-    this.store = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: "pool",
-      tableName: "rate_limits",
-      tableCreated: true,
-      keyPrefix: "rl",
-      points: UNBOUNDED,
-      duration: RATE_WINDOW_MS / 1000,
-      insuranceLimiter: new RateLimiterMemory({ points: UNBOUNDED, duration: RATE_WINDOW_MS / 1000 }),
-    });
+    this.store = sharedCounter(pool, "rl", RATE_WINDOW_MS / 1000, true);
     this.sweeper = setInterval(() => this.forgetEndedWindows(), RATE_WINDOW_MS);
     this.sweeper.unref();
   }
