@@ -1,6 +1,7 @@
 // A synthetic directory served from its own process (so it never competes with the crawler for
 // an event loop): `node --import tsx bench/directory-server.ts <services> <markup>` prints its
-// port, then serves listing and detail pages with ETags until killed.
+// port, then serves listing and detail pages with ETags until killed. `POST /_rename?i=<index>&name=<name>`
+// renames one service, as a directory's editor would (bench/freshness.ts).
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,7 +26,22 @@ function page(path: string) {
   return cache.get(path) ?? null;
 }
 
+/** Renames service i; every page is rendered again, so the listing and detail pages that show it change. */
+function rename(url: URL): boolean {
+  const service = services[Number(url.searchParams.get("i"))];
+  const name = url.searchParams.get("name");
+  if (!service || !name) return false;
+  service.name = name;
+  cache.clear();
+  return true;
+}
+
 const server = http.createServer((req, res) => {
+  if (req.method === "POST") {
+    const renamed = rename(new URL(req.url ?? "/", "http://localhost"));
+    res.writeHead(renamed ? 204 : 400).end();
+    return;
+  }
   const found = page(req.url ?? "/");
   if (!found) {
     res.writeHead(404, { "content-type": "text/html" }).end("not found");

@@ -3,9 +3,7 @@
 // request → challenge parse → recorded probe) at the default politeness settings and at full
 // speed, next to bare probes without queue or database (the limit).
 // Standalone: `node --import tsx bench/probe.ts [polite endpoints] [full-speed endpoints] [hosts]`.
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +15,7 @@ import { systemResolver } from "../src/probe/resolve-target";
 import { type ProbeSettings, probeSettingsFromConfig } from "../src/probe/settings";
 import { AddressPolicy } from "../src/probe/ssrf-guard";
 import { startProbing } from "../src/probe/start-probing";
+import { descendantCpuSeconds, processCpuSeconds } from "./process-cpu";
 import { type BenchDatabase, benchDatabase, benchLogger, markdownTable, startHelperProcess } from "./support";
 
 interface Run {
@@ -32,55 +31,6 @@ interface Run {
   postgresCpuSeconds: number | null;
   fixturesCpuSeconds: number | null;
   peakRssMb: number;
-}
-
-// --- CPU of other processes, from /proc (Linux); null elsewhere. ---
-
-const ticksPerSecond = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** pid → [ppid, utime + stime + cutime + cstime in ticks]. */
-function processTable(): Map<number, [number, number]> {
-  const table = new Map<number, [number, number]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-      table.set(Number(entry), [Number(fields[1]), ticks]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return table;
-}
-
-/** CPU seconds of `root`'s descendants (the embedded Postgres and its backends), minus `skip`'s tree. */
-function descendantCpuSeconds(root: number, skip: number): number | null {
-  if (!process.platform.startsWith("linux")) return null;
-  const table = processTable();
-  let ticks = 0;
-  const under = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 64; p = table.get(p)?.[0] ?? 0, hops++) {
-      if (p === skip) return false;
-      if (p === root) return true;
-    }
-    return false;
-  };
-  for (const [pid, [, t]] of table) if (pid !== root && under(pid)) ticks += t;
-  return ticks / ticksPerSecond;
-}
-
-function processCpuSeconds(pid: number): number | null {
-  if (!process.platform.startsWith("linux")) return null;
-  const entry = processTable().get(pid);
-  return entry === undefined ? null : entry[1] / ticksPerSecond;
 }
 
 // --- Catalogue and measurements. ---
@@ -118,7 +68,8 @@ async function addEndpoints(db: Database, origins: string[], from: number, to: n
   }
 }
 
-function benchSettings(overrides: Partial<ProbeSettings>): ProbeSettings {
+/** Probe settings of the benchmarks: the config defaults, loopback allowed, no scheduled sweep. */
+export function benchProbeSettings(overrides: Partial<ProbeSettings>): ProbeSettings {
   return {
     ...probeSettingsFromConfig(loadConfig({})),
     allowedNetworks: ["127.0.0.0/8"],
@@ -208,7 +159,7 @@ async function bareProbes(
   fixturesPid: number,
   concurrency: number,
 ): Promise<Run> {
-  const settings = benchSettings({ concurrency });
+  const settings = benchProbeSettings({ concurrency });
   const deps = { settings, policy: new AddressPolicy(settings.allowedNetworks), resolve: systemResolver };
   let next = 0;
   let valid = 0;
@@ -258,8 +209,8 @@ export async function runProbeBenchmark(
   const fixturesPid = child.pid ?? -1;
   const database = await benchDatabase();
   try {
-    const defaults = benchSettings({});
-    const fullSpeed = benchSettings({ concurrency: 64, perHostPerMinute: 1_000_000 });
+    const defaults = benchProbeSettings({});
+    const fullSpeed = benchProbeSettings({ concurrency: 64, perHostPerMinute: 1_000_000 });
     const rows: Run[] = [];
     await addEndpoints(database.db, info.origins, 0, politeEndpoints);
     rows.push(

@@ -32,6 +32,22 @@ export async function changedSince(db: Queryable, snapshot: string): Promise<boo
   return row?.changed ?? true;
 }
 
+/**
+ * Endpoints whose probe-derived state (probe columns, probe-origin payment options) changed in a
+ * transaction the snapshot does not see: triggers leave a row per endpoint and transaction (see
+ * the probe_changes migration). Called in a newer snapshot, it returns what that one adds.
+ */
+export async function probedSince(db: Queryable, snapshot: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    Prisma.sql`
+      SELECT DISTINCT c.endpoint_id::text AS id FROM probe_changes c
+      WHERE c.transaction_id >= pg_snapshot_xmin(${snapshot}::pg_snapshot)::text::bigint
+        AND NOT pg_visible_in_snapshot(c.transaction_id::text::xid8, ${snapshot}::pg_snapshot)`,
+  );
+  return rows.map((row) => row.id);
+}
+
 /** The channel writers NOTIFY once their changes are committed, so API processes reload at once. */
 export const CATALOGUE_CHANGED_CHANNEL = "catalogue_changed";
 
@@ -48,5 +64,8 @@ export async function announceCatalogueChange(db: Database): Promise<void> {
  * API_INDEX_REFRESH_SECONDS, ≤ 1 hour, apart), so they have seen them long before.
  */
 export async function pruneCatalogueChanges(db: Database): Promise<number> {
-  return db.$executeRaw`DELETE FROM catalogue_changes WHERE changed_at < now() - interval '1 day'`;
+  const probes = await db.$executeRaw`DELETE FROM probe_changes WHERE changed_at < now() - interval '1 day'`;
+  return (
+    probes + (await db.$executeRaw`DELETE FROM catalogue_changes WHERE changed_at < now() - interval '1 day'`)
+  );
 }

@@ -45,7 +45,11 @@ interface VerdictColumns {
  * search's default order: the busiest services' endpoints first (the services list's default),
  * each service's in page order, ties by id so paging is stable.
  */
-export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> {
+export async function listedEndpoints(
+  db: Queryable,
+  /** Only these endpoints (an in-place refresh after probes); every listed one when absent. */
+  ids?: readonly string[],
+): Promise<ListedEndpoint[]> {
   type Row = Omit<ListedEndpoint, "paymentOptions" | "drift" | "payability" | "call"> &
     VerdictColumns & { drift: Parameters<typeof driftOf>[0] };
   const rows = await queryRows<Row>(
@@ -64,10 +68,10 @@ export async function listedEndpoints(db: Queryable): Promise<ListedEndpoint[]> 
       LEFT JOIN endpoint_search d ON d.endpoint_id = e.id
       LEFT JOIN LATERAL (SELECT p.probed_at, p.status_code, p.outcome, p.error FROM endpoint_probes p
         WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 1) lp ON TRUE
-      WHERE s.status = 'listed'
+      WHERE s.status = 'listed' ${ids === undefined ? Prisma.empty : Prisma.sql`AND e.id = ANY(${ids}::uuid[])`}
       ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`,
   );
-  const options = await allPaymentOptions(db);
+  const options = await allPaymentOptions(db, ids);
   return rows.map(({ lastProbeStatus, listingCall, liveCall, ...row }) => {
     const paymentOptions = options.get(row.id) ?? [];
     return {

@@ -46,12 +46,18 @@ const emptyFacets = (): EntryFacets => ({
 });
 
 /** Facets by entry id (the primary row's id). */
-export async function allEntryFacets(db: Queryable): Promise<Map<string, EntryFacets>> {
+export async function allEntryFacets(
+  db: Queryable,
+  /** Only these entries (primary rows' ids: an in-place refresh); every entry's when absent. */
+  entryIds?: readonly string[],
+): Promise<Map<string, EntryFacets>> {
+  const scope =
+    entryIds === undefined ? Prisma.empty : Prisma.sql`WHERE ${entryOf("m")} = ANY(${entryIds}::uuid[])`;
   // One after another: `db` may be a single connection (the index loads in one transaction).
   const tags = await queryRows<{ entry: string; tags: string[] }>(
     db,
     Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT t.tag) AS tags
-        FROM services m JOIN service_tags t ON t.service_id = m.id GROUP BY 1`,
+        FROM services m JOIN service_tags t ON t.service_id = m.id ${scope} GROUP BY 1`,
   );
   const endpoints = await queryRows<{
     entry: string;
@@ -63,13 +69,13 @@ export async function allEntryFacets(db: Queryable): Promise<Map<string, EntryFa
     Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT e.method) AS methods,
           max(e.last_verified_at) AS "lastVerifiedAt",
           bool_or(${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL) AS drift
-        FROM services m JOIN endpoints e ON e.service_id = m.id GROUP BY 1`,
+        FROM services m JOIN endpoints e ON e.service_id = m.id ${scope} GROUP BY 1`,
   );
   const sources = await queryRows<{ entry: string; kinds: string[]; urls: string[] }>(
     db,
     Prisma.sql`SELECT ${entryIdOfRow} AS entry, array_agg(DISTINCT src.kind::text) AS kinds,
           array_agg(DISTINCT rtrim(src.base_url, '/')) AS urls
-        FROM services m JOIN sources src ON src.id = m.source_id GROUP BY 1`,
+        FROM services m JOIN sources src ON src.id = m.source_id ${scope} GROUP BY 1`,
   );
   const options = await queryRows<PaymentFacetRow & { entry: string }>(
     db,
@@ -78,7 +84,7 @@ export async function allEntryFacets(db: Queryable): Promise<Map<string, EntryFa
           lower(po.asset_symbol) AS "assetSymbol", ${decimalText(Prisma.sql`po.price_usdc`)} AS price,
           lower(po.pay_to) AS "payTo"
         FROM services m JOIN endpoints e ON e.service_id = m.id
-        JOIN payment_options po ON po.endpoint_id = e.id`,
+        JOIN payment_options po ON po.endpoint_id = e.id ${scope}`,
   );
   const facets = new Map<string, EntryFacets>();
   const of = (entry: string) => {

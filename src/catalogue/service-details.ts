@@ -110,13 +110,20 @@ const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
 const OPTION_ORDER = Prisma.sql`po.origin, po.position, po.id`;
 
 /** Every endpoint's payment options by endpoint id, listings first, in their stored order. */
-export async function allPaymentOptions(pool: Queryable): Promise<Map<string, PaymentOptionRecord[]>> {
+export async function allPaymentOptions(
+  pool: Queryable,
+  /** Only these endpoints' options (an in-place refresh); every endpoint's when absent. */
+  endpointIds?: readonly string[],
+): Promise<Map<string, PaymentOptionRecord[]>> {
   const columns = OPTION_FIELDS.map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`);
+  const scope =
+    endpointIds === undefined ? Prisma.empty : Prisma.sql`WHERE po.endpoint_id = ANY(${endpointIds}::uuid[])`;
   const rows = await queryRows<PaymentOptionRecord & { endpointId: string }>(
     pool,
     Prisma.sql`
       SELECT po.endpoint_id AS "endpointId", ${Prisma.join(columns)}
       FROM payment_options po LEFT JOIN sources src ON src.id = po.source_id
+      ${scope}
       ORDER BY po.endpoint_id, ${OPTION_ORDER}`,
   );
   const byEndpoint = new Map<string, PaymentOptionRecord[]>();

@@ -148,6 +148,17 @@ export async function allEntries(db: Queryable): Promise<EntryRow[]> {
   }));
 }
 
+/** These entries' records (by primary row id), without ranks: what an in-place refresh serialises again. */
+export async function entryRecords(db: Queryable, rowIds: readonly string[]): Promise<ServiceRecord[]> {
+  return queryRows<ServiceRecord>(
+    db,
+    Prisma.sql`
+      SELECT ${SERVICE_COLUMNS}
+      FROM services s LEFT JOIN service_search r ON r.service_id = s.id
+      WHERE s.id = ANY(${rowIds}::uuid[])`,
+  );
+}
+
 /**
  * `s` (with its read model `r`) is the catalogue entry that `id` (a uuid expression) names: the
  * entry shown under that id, else the entry of the row with that id (an id an entry was shown

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
-import { pruneCatalogueChanges } from "../catalogue/catalogue-changes";
+import { announceCatalogueChange, pruneCatalogueChanges } from "../catalogue/catalogue-changes";
+import { ChangeAnnouncer } from "../catalogue/change-announcer";
 import { startProbeSweep } from "../catalogue/probe-sweeps";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
@@ -31,6 +32,11 @@ export interface Probing {
   readonly counts: Readonly<ProbeCounts>;
 }
 
+/** API processes hear of stored probes within a second (they refresh the probed endpoints in place). */
+export function probeChangeAnnouncer(db: Database, logger: Logger): ChangeAnnouncer {
+  return new ChangeAnnouncer(() => announceCatalogueChange(db), 1_000, logger);
+}
+
 /**
  * Joins the cluster's probe queue: registers the sweep schedule (stored in Postgres, fired once
  * per tick across all processes), serves sweep jobs, and with runWorker serves probe jobs with
@@ -50,6 +56,7 @@ export async function startProbing(deps: ProbingDeps): Promise<Probing> {
   // Every slot waiting for its host's turn listens to this one signal.
   setMaxListeners(settings.concurrency + 10, controller.signal);
   let workers: JobPump<unknown> | null = null;
+  const changes = probeChangeAnnouncer(deps.db, logger);
   await boss.start();
   try {
     await ensureQueues(boss);
@@ -72,7 +79,7 @@ export async function startProbing(deps: ProbingDeps): Promise<Probing> {
         resolve: deps.resolve ?? systemResolver,
       };
       const limiter = new HostRateLimiter(settings.perHostPerMinute);
-      const workerDeps = { db: deps.db, probe, limiter, logger, signal: controller.signal, counts };
+      const workerDeps = { db: deps.db, probe, limiter, logger, signal: controller.signal, counts, changes };
       workers = startProbeWorkers(boss, workerDeps, settings.concurrency, settings.pollingIntervalSeconds);
     }
   } catch (error) {
@@ -96,6 +103,7 @@ export async function startProbing(deps: ProbingDeps): Promise<Probing> {
       // Waits for a host's turn end now; probes in flight finish (bounded by the time limit).
       controller.abort(new Error("probing is stopping"));
       await workers?.stop();
+      await changes.flush();
       await boss.stop({ graceful: true, wait: true, timeout: settings.timeoutMs + 5_000 });
     },
   };

@@ -7,6 +7,7 @@ import { HostRateLimiter } from "./rate-limit";
 import { type HostResolver, systemResolver } from "./resolve-target";
 import type { ProbeSettings } from "./settings";
 import { AddressPolicy } from "./ssrf-guard";
+import { probeChangeAnnouncer } from "./start-probing";
 import { handleProbeJob, type ProbeCounts } from "./worker";
 
 export interface SweepSummary {
@@ -39,6 +40,7 @@ export async function sweepOnce(deps: SweepOnceDeps): Promise<SweepSummary> {
   deps.logger.info({ endpoints: targets.length }, `probe sweep of ${targets.length} endpoints started`);
   const counts: ProbeCounts = { probed: 0, skipped: 0 };
   const outcomes: Partial<Record<ProbeOutcome, number>> = {};
+  const changes = probeChangeAnnouncer(deps.db, deps.logger);
   const workerDeps = {
     db: deps.db,
     probe: {
@@ -50,6 +52,7 @@ export async function sweepOnce(deps: SweepOnceDeps): Promise<SweepSummary> {
     logger: deps.logger,
     signal: deps.signal,
     counts,
+    changes,
   };
   const enqueuedAt = new Date(started).toISOString();
   let next = 0;
@@ -67,6 +70,7 @@ export async function sweepOnce(deps: SweepOnceDeps): Promise<SweepSummary> {
   };
   await Promise.all(Array.from({ length: Math.min(deps.settings.concurrency, targets.length) }, slot));
   await finishProbeSweep(deps.db, sweepId);
+  await changes.flush();
   return {
     endpoints: targets.length,
     probed: counts.probed,

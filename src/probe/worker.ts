@@ -1,4 +1,5 @@
 import type PgBoss from "pg-boss";
+import type { ChangeAnnouncer } from "../catalogue/change-announcer";
 import { loadProbeTarget, type RecordOutcome, recordProbe } from "../catalogue/probe-writes";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
@@ -16,6 +17,8 @@ export interface ProbeWorkerDeps {
   /** Aborts waits for a host's turn when the process stops (the job is then retried elsewhere). */
   signal: AbortSignal;
   counts: ProbeCounts;
+  /** Tells API processes about stored probes (without it they notice at their periodic check). */
+  changes?: Pick<ChangeAnnouncer, "changed">;
 }
 
 /** What this process did since it started; for logs, tests and the benchmark. */
@@ -48,6 +51,7 @@ export async function handleProbeJob(deps: ProbeWorkerDeps, data: ProbeJobData):
   const result = await probeEndpoint(target, deps.probe);
   const drift = listingDrift(target.listingOptions, result);
   const recorded = await recordProbe(deps.db, { endpointId: target.id, probedAt, result, drift });
+  if (recorded !== "gone") deps.changes?.changed();
   deps.counts.probed += 1;
   deps.logger.debug(
     {

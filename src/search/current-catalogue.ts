@@ -1,7 +1,16 @@
-import { changedSince } from "../catalogue/catalogue-changes";
+import { changedSince, probedSince } from "../catalogue/catalogue-changes";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { type CatalogueSerialisers, type LoadedCatalogue, loadCatalogue } from "./loaded-catalogue";
+import { refreshProbed } from "./probe-refresh";
+
+/** What changed since a catalogue's snapshot: its shape (load it whole), or only probe results. */
+type Change = "shape" | "probes" | null;
+
+async function changeSince(pool: ReadPool, snapshot: string): Promise<Change> {
+  if (await changedSince(pool, snapshot)) return "shape";
+  return (await probedSince(pool, snapshot)).length > 0 ? "probes" : null;
+}
 
 export interface CurrentCatalogueOptions {
   pool: ReadPool;
@@ -34,7 +43,10 @@ export class CurrentCatalogue {
     let index = this.loaded ?? (await this.load());
     if (this.options.refreshMs === 0) {
       // A load under way may have started before the caller's write: check again after it.
-      while (await changedSince(this.options.pool, index.snapshot)) index = await this.load();
+      for (let change = await changeSince(this.options.pool, index.snapshot); change !== null; ) {
+        index = await this.update(change);
+        change = await changeSince(this.options.pool, index.snapshot);
+      }
       return index;
     }
     if (Date.now() - this.checkedAt >= this.options.refreshMs) await this.checkInBackground();
@@ -57,10 +69,10 @@ export class CurrentCatalogue {
     this.checking ??= (async () => {
       try {
         const index = this.loaded;
-        const changed = index !== null && (await changedSince(this.options.pool, index.snapshot));
+        const change = index === null ? null : await changeSince(this.options.pool, index.snapshot);
         this.checkedAt = Date.now();
-        if (changed) {
-          this.load().catch((error: unknown) =>
+        if (change !== null) {
+          this.update(change).catch((error: unknown) =>
             this.options.logger.error(
               { err: error },
               "reloading the catalogue index failed; the previous one keeps answering",
@@ -72,6 +84,33 @@ export class CurrentCatalogue {
       }
     })();
     return this.checking;
+  }
+
+  /**
+   * Probe results are brought into the loaded catalogue in place; any other change (or a probe
+   * result that moves an entry in an order) loads it whole. One update at a time, shared.
+   */
+  private update(change: Exclude<Change, null>): Promise<LoadedCatalogue> {
+    const current = this.loaded;
+    if (change === "shape" || current === null) return this.load();
+    this.loading ??= (async () => {
+      const started = performance.now();
+      try {
+        if (await refreshProbed(this.options.pool, current, this.options.serialisers)) {
+          this.checkedAt = Date.now();
+          this.options.onLoaded?.();
+          this.options.logger.debug(
+            { ms: Math.round(performance.now() - started) },
+            "catalogue index refreshed with probe results",
+          );
+          return current;
+        }
+      } finally {
+        this.loading = null;
+      }
+      return this.load();
+    })();
+    return this.loading;
   }
 
   private load(): Promise<LoadedCatalogue> {

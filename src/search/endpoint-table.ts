@@ -72,9 +72,12 @@ export class EndpointTable {
   private readonly idPlace: Int32Array;
   /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
   private byPrice: { sorted: Int32Array; place: Int32Array } | null = null;
+  /** Entry index by id, built on the first in-place refresh. */
+  private positions: Map<string, number> | null = null;
 
   constructor(
-    private readonly entries: readonly EndpointEntry[],
+    /** Replaced one by one in place (see replace). */
+    private readonly entries: EndpointEntry[],
     /** Documents in the same order as the entries. */
     readonly text: TextIndex,
   ) {
@@ -83,6 +86,32 @@ export class EndpointTable {
 
   get size(): number {
     return this.entries.length;
+  }
+
+  /** The index of the endpoint with this id. */
+  indexOf(id: string): number | undefined {
+    this.positions ??= new Map(this.entries.map((entry, i) => [entry.id, i]));
+    return this.positions.get(id);
+  }
+
+  at(i: number): EndpointEntry {
+    const entry = this.entries[i];
+    if (!entry) throw new Error(`no endpoint entry ${i}`);
+    return entry;
+  }
+
+  /** Puts a newer version of endpoint i (a probe's result) in its place; its text stays. */
+  replace(i: number, entry: EndpointEntry): void {
+    const old = this.at(i);
+    if (old.id !== entry.id) throw new Error(`endpoint entry ${i} is not ${entry.id}`);
+    this.entries[i] = entry;
+    const samePrice =
+      old.minPrice === entry.minPrice ||
+      (old.minPrice !== null &&
+        entry.minPrice !== null &&
+        compareAmounts(old.minPrice, entry.minPrice) === 0);
+    // The price order is computed again when next asked for.
+    if (!samePrice) this.byPrice = null;
   }
 
   private priceOrder(): { sorted: Int32Array; place: Int32Array } {

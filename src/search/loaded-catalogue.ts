@@ -1,8 +1,9 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type pg from "pg";
 import { currentSnapshot } from "../catalogue/catalogue-changes";
 import { type EndpointHit, type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-queries";
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
-import { allEntries, type EntryRow, type ServiceRecord } from "../catalogue/service-queries";
+import { allEntries, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { type EndpointEntry, EndpointTable } from "./endpoint-table";
@@ -12,11 +13,12 @@ import { TextIndex } from "./text-index";
 
 /**
  * The catalogue as the list and search endpoints read it, held in memory: loaded in one
- * consistent database snapshot and never changed afterwards (a newer one is loaded beside it and
- * replaces it whole).
+ * consistent database snapshot. A change of its shape (a crawl's writes) loads a newer one beside
+ * it, which replaces it whole; probe results are brought in place (see probe-refresh.ts), which
+ * moves its snapshot forward.
  */
 export interface LoadedCatalogue {
-  /** The database snapshot it was loaded from (pg_snapshot text): what it knows of the catalogue. */
+  /** The database snapshot it reflects (pg_snapshot text): what it knows of the catalogue. */
   snapshot: string;
   services: ServiceTable;
   endpoints: EndpointTable;
@@ -31,25 +33,26 @@ export interface CatalogueSerialisers {
 
 const time = (date: Date | null) => date?.getTime() ?? null;
 
-function serviceEntry(
-  row: EntryRow,
+/** An entry of the services list: `sortRanks` are the entry's places in the whole catalogue's sorts. */
+export function serviceEntry(
+  record: ServiceRecord,
+  sortRanks: ServiceEntry["sortRanks"],
   facets: EntryFacets,
   payableEndpoints: number,
   serialise: CatalogueSerialisers["service"],
 ): ServiceEntry {
-  const { document: _document, sortRanks, ...record } = row;
   return {
-    id: row.id,
-    rowId: row.rowId,
-    status: row.status,
-    category: row.category?.toLowerCase() ?? null,
-    domain: row.domain,
-    uptime30d: row.uptime30d,
-    avgResponseMs30d: row.avgResponseMs30d,
-    volume: row.volumeUsdc30d === null ? null : amountOf(row.volumeUsdc30d),
-    txCount30d: row.txCount30d,
-    payerCount30d: row.payerCount30d,
-    infoUpdatedAt: time(row.infoUpdatedAt),
+    id: record.id,
+    rowId: record.rowId,
+    status: record.status,
+    category: record.category?.toLowerCase() ?? null,
+    domain: record.domain,
+    uptime30d: record.uptime30d,
+    avgResponseMs30d: record.avgResponseMs30d,
+    volume: record.volumeUsdc30d === null ? null : amountOf(record.volumeUsdc30d),
+    txCount30d: record.txCount30d,
+    payerCount30d: record.payerCount30d,
+    infoUpdatedAt: time(record.infoUpdatedAt),
     tags: new Set(facets.tags),
     methods: new Set(facets.methods),
     sourceKinds: facets.sourceKinds,
@@ -66,7 +69,10 @@ function serviceEntry(
   };
 }
 
-function endpointEntry(row: ListedEndpoint, serialise: CatalogueSerialisers["endpoint"]): EndpointEntry {
+export function endpointEntry(
+  row: ListedEndpoint,
+  serialise: CatalogueSerialisers["endpoint"],
+): EndpointEntry {
   const { head, tail } = serialise(row);
   const prices = row.paymentOptions.flatMap((o) => (o.priceUsdc === null ? [] : [amountOf(o.priceUsdc)]));
   return {
@@ -99,35 +105,55 @@ function payableEndpointCounts(endpoints: readonly ListedEndpoint[]): Map<string
   return counts;
 }
 
-/** Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data. */
-export async function loadCatalogue(
+/**
+ * Runs `work` in one read-only REPEATABLE READ transaction: everything it reads is one consistent
+ * snapshot of the catalogue, which pg_current_snapshot() names.
+ */
+export async function readInOneSnapshot<T>(
   pool: ReadPool,
-  serialisers: CatalogueSerialisers,
-): Promise<LoadedCatalogue> {
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
-  let loaded: [string, EntryRow[], Map<string, EntryFacets>, ListedEndpoint[]];
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     // The whole catalogue is read here, well beyond the pool's limit for one API query.
     await client.query("SET LOCAL statement_timeout = '300s'");
-    loaded = [
-      await currentSnapshot(client),
-      await allEntries(client),
-      await allEntryFacets(client),
-      await listedEndpoints(client),
-    ];
+    const result = await work(client);
     await client.query("COMMIT");
+    return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
-  const [snapshot, entries, facets, endpoints] = loaded;
+}
+
+/** Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data. */
+export async function loadCatalogue(
+  pool: ReadPool,
+  serialisers: CatalogueSerialisers,
+): Promise<LoadedCatalogue> {
+  const [snapshot, entries, facets, endpoints] = await readInOneSnapshot(
+    pool,
+    async (client) =>
+      [
+        await currentSnapshot(client),
+        await allEntries(client),
+        await allEntryFacets(client),
+        await listedEndpoints(client),
+      ] as const,
+  );
   // Built in steps with the event loop free in between (see TextIndex.build).
   const payable = payableEndpointCounts(endpoints);
-  const serviceEntries = entries.map((row) =>
-    serviceEntry(row, facets.get(row.rowId) ?? NO_FACETS, payable.get(row.id) ?? 0, serialisers.service),
+  const serviceEntries = entries.map(({ document: _document, sortRanks, ...record }) =>
+    serviceEntry(
+      record,
+      sortRanks,
+      facets.get(record.rowId) ?? NO_FACETS,
+      payable.get(record.id) ?? 0,
+      serialisers.service,
+    ),
   );
   const serviceText = await TextIndex.build(entries.map((row) => row.document));
   await yieldToEventLoop();

@@ -92,9 +92,12 @@ export class ServiceTable {
   /** Each entry's place in id order: the tie-break, as an integer. */
   private readonly idPlace: Int32Array;
   private readonly columns: ServiceColumns;
+  /** Entry index by id, built on the first in-place refresh. */
+  private positions: Map<string, number> | null = null;
 
   constructor(
-    private readonly entries: readonly ServiceEntry[],
+    /** Replaced one by one in place (see replace); the columns read the same array. */
+    private readonly entries: ServiceEntry[],
     /** Documents in the same order as the entries. */
     readonly text: TextIndex,
   ) {
@@ -175,7 +178,22 @@ export class ServiceTable {
     return page.map((i) => this.at(i).payableEndpoints);
   }
 
-  private at(i: number): ServiceEntry {
+  /** The index of the entry shown under `id`. */
+  indexOf(id: string): number | undefined {
+    this.positions ??= new Map(this.entries.map((entry, i) => [entry.id, i]));
+    return this.positions.get(id);
+  }
+
+  /**
+   * Puts a newer version of entry i in its place. Only fields that no column, list or order holds
+   * may differ (the caller checks with indexedFieldsEqual): the columns and sort orders stay.
+   */
+  replace(i: number, entry: ServiceEntry): void {
+    if (this.at(i).id !== entry.id) throw new Error(`entry ${i} is not ${entry.id}`);
+    this.entries[i] = entry;
+  }
+
+  at(i: number): ServiceEntry {
     const entry = this.entries[i];
     if (!entry) throw new Error(`no entry ${i}`);
     return entry;

@@ -5,46 +5,12 @@ import type { ProbeResult } from "../../../src/probe/probe-endpoint";
 import { handleProbeJob } from "../../../src/probe/worker";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { testWorkerDeps } from "../../support/probe";
+import { probeOption as option, probeResult as result, testWorkerDeps } from "../../support/probe";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
 import { BASE_USDC, PAY_TO_EVM, POLYGON_USDC } from "../../unit/payments/fixtures";
 
 const OTHER_PAYEE = "0x1111111111111111111111111111111111111111";
-
-function option(overrides: Partial<PaymentOption> = {}): PaymentOption {
-  return {
-    scheme: "exact",
-    network: "eip155:8453",
-    network_name: "base",
-    asset: BASE_USDC,
-    asset_symbol: "USDC",
-    amount_atomic: "10000",
-    price_usdc: "0.01",
-    pay_to: PAY_TO_EVM,
-    max_timeout_seconds: 60,
-    warnings: [],
-    payable: true,
-    unpayable_reasons: [],
-    ...overrides,
-  };
-}
-
-function result(overrides: Partial<ProbeResult> = {}): ProbeResult {
-  return {
-    outcome: "challenge",
-    statusCode: 402,
-    latencyMs: 42.5,
-    challengeValid: true,
-    x402Version: 1,
-    options: [option()],
-    call: null,
-    warnings: [],
-    error: null,
-    redirects: 0,
-    ...overrides,
-  };
-}
 
 const at = (iso: string) => new Date(iso);
 

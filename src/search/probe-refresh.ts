@@ -1,0 +1,136 @@
+import { changedSince, currentSnapshot, probedSince } from "../catalogue/catalogue-changes";
+import { type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-queries";
+import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
+import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
+import type { ReadPool } from "../db/read-pool";
+import { type Amount, compareAmounts } from "./amounts";
+import {
+  type CatalogueSerialisers,
+  endpointEntry,
+  type LoadedCatalogue,
+  readInOneSnapshot,
+  serviceEntry,
+} from "./loaded-catalogue";
+import type { ServiceEntry } from "./service-entry";
+
+/** What probes changed since the catalogue's snapshot, read in one newer snapshot. */
+interface ProbedChanges {
+  snapshot: string;
+  endpoints: ListedEndpoint[];
+  records: ServiceRecord[];
+  facets: Map<string, EntryFacets>;
+}
+
+/**
+ * Brings a loaded catalogue up to date with the probe results committed since its snapshot, in
+ * place: the probed endpoints and the facets of their catalogue entries are read again and their
+ * entries replaced; the text index, columns and sort orders stay. A sweep probes thousands of
+ * endpoints a minute, and reloading the whole catalogue for each batch cost every API process
+ * seconds of CPU per minute. Returns false, and changes nothing, when the catalogue changed in
+ * other ways too, or when a probe changed what a column or an order holds (an entry's cheapest
+ * price): the caller then loads the catalogue whole.
+ */
+export async function refreshProbed(
+  pool: ReadPool,
+  catalogue: LoadedCatalogue,
+  serialisers: CatalogueSerialisers,
+): Promise<boolean> {
+  const changes = await readInOneSnapshot(pool, async (client): Promise<ProbedChanges | null> => {
+    const snapshot = await currentSnapshot(client);
+    if (await changedSince(client, catalogue.snapshot)) return null;
+    const ids = await probedSince(client, catalogue.snapshot);
+    const endpoints = ids.length === 0 ? [] : await listedEndpoints(client, ids);
+    const rowIds = [
+      ...new Set(
+        endpoints.flatMap((endpoint) => {
+          const i = catalogue.services.indexOf(endpoint.serviceId);
+          return i === undefined ? [] : [catalogue.services.at(i).rowId];
+        }),
+      ),
+    ];
+    if (rowIds.length === 0) return { snapshot, endpoints, records: [], facets: new Map() };
+    return {
+      snapshot,
+      endpoints,
+      records: await entryRecords(client, rowIds),
+      facets: await allEntryFacets(client, rowIds),
+    };
+  });
+  return changes !== null && applyProbed(catalogue, changes, serialisers);
+}
+
+/** Replaces the changed entries, all or none (synchronously: no request sees half of it). */
+function applyProbed(
+  catalogue: LoadedCatalogue,
+  changes: ProbedChanges,
+  serialisers: CatalogueSerialisers,
+): boolean {
+  const { services, endpoints } = catalogue;
+  const endpointUpdates: Array<[number, ReturnType<typeof endpointEntry>]> = [];
+  /** Change of each entry's payable endpoint count, by the entry's shown id. */
+  const payableChange = new Map<string, number>();
+  for (const row of changes.endpoints) {
+    const i = endpoints.indexOf(row.id);
+    // Listed since the catalogue loaded: only a change of its shape does that.
+    if (i === undefined) return false;
+    const next = endpointEntry(row, serialisers.endpoint);
+    const step = Number(next.payable) - Number(endpoints.at(i).payable);
+    if (step !== 0) payableChange.set(row.serviceId, (payableChange.get(row.serviceId) ?? 0) + step);
+    endpointUpdates.push([i, next]);
+  }
+  const serviceUpdates: Array<[number, ServiceEntry]> = [];
+  for (const record of changes.records) {
+    const i = services.indexOf(record.id);
+    if (i === undefined) return false;
+    const old = services.at(i);
+    const next = serviceEntry(
+      record,
+      old.sortRanks,
+      changes.facets.get(record.rowId) ?? NO_FACETS,
+      old.payableEndpoints + (payableChange.get(record.id) ?? 0),
+      serialisers.service,
+    );
+    if (!indexedFieldsEqual(old, next)) return false;
+    serviceUpdates.push([i, next]);
+  }
+  for (const [i, entry] of endpointUpdates) endpoints.replace(i, entry);
+  for (const [i, entry] of serviceUpdates) services.replace(i, entry);
+  catalogue.snapshot = changes.snapshot;
+  return true;
+}
+
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
+  a.size === b.size && [...a].every((value) => b.has(value));
+
+function cheapest(entry: ServiceEntry): Amount | null {
+  let min: Amount | null = null;
+  for (const { price } of entry.paymentOptions) {
+    if (price !== null && (min === null || compareAmounts(price, min) < 0)) min = price;
+  }
+  return min;
+}
+
+const sameAmount = (a: Amount | null, b: Amount | null) =>
+  a === null || b === null ? a === b : compareAmounts(a, b) === 0;
+
+/**
+ * The fields the services list holds in columns, lists and sort orders are unchanged, so the new
+ * version can take the old one's place. Probes change none of them but the cheapest price (the
+ * `price` sort); the rest is checked because a reader cannot afford to be wrong about it.
+ */
+export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boolean {
+  return (
+    old.status === next.status &&
+    old.category === next.category &&
+    old.domain === next.domain &&
+    old.uptime30d === next.uptime30d &&
+    old.avgResponseMs30d === next.avgResponseMs30d &&
+    sameAmount(old.volume, next.volume) &&
+    old.txCount30d === next.txCount30d &&
+    old.payerCount30d === next.payerCount30d &&
+    old.infoUpdatedAt === next.infoUpdatedAt &&
+    sameSet(old.tags, next.tags) &&
+    sameSet(old.methods, next.methods) &&
+    sameAmount(cheapest(old), cheapest(next))
+  );
+}

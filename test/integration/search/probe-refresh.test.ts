@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changedSince, currentSnapshot, probedSince } from "../../../src/catalogue/catalogue-changes";
+import { recordProbe } from "../../../src/catalogue/probe-writes";
+import { serviceOrder } from "../../../src/catalogue/service-queries";
+import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
+import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
+import { CurrentCatalogue } from "../../../src/search/current-catalogue";
+import type { LoadedCatalogue } from "../../../src/search/loaded-catalogue";
+import { seedServices } from "../../support/catalogue";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { testLogger } from "../../support/logger";
+import { seedPaymentOptions } from "../../support/payments";
+import { probeOption, probeResult } from "../../support/probe";
+
+interface EndpointItem {
+  url: string;
+  verified: boolean;
+  last_probe: { status_code: number | null } | null;
+}
+
+/** Every endpoint item of the loaded catalogue, in its default order. */
+function endpointItems(index: LoadedCatalogue): EndpointItem[] {
+  const listing = index.endpoints.list({}, undefined, { offset: 0, limit: 50 }, undefined, Date.now());
+  return listing.items.map((parts) => JSON.parse(Buffer.concat(parts).toString()) as EndpointItem);
+}
+
+/** Service names matching the filters, cheapest first. */
+function namesByPrice(index: LoadedCatalogue, filters: { verified?: boolean } = {}): string[] {
+  const found = index.services.find(
+    { status: "listed", ...filters },
+    serviceOrder(undefined, "price"),
+    { offset: 0, limit: 50 },
+    undefined,
+    Date.now(),
+  );
+  return index.services
+    .listing(found)
+    .items.map((item) => (JSON.parse(Buffer.concat(item).toString()) as { name: string }).name);
+}
+
+describe("probe results reach the in-memory catalogue in place", () => {
+  let database: TestDatabase;
+  let pool: ReadPool;
+  let catalogue: CurrentCatalogue;
+  const endpointIds: Record<string, string> = {};
+  let probedAt = Date.now() - 60_000;
+  const probe = (url: string, options = [probeOption()]) =>
+    recordProbe(database.db, {
+      endpointId: endpointIds[url] ?? "",
+      probedAt: new Date((probedAt += 1_000)),
+      result: probeResult({ options }),
+      drift: null,
+    });
+  const snapshotNow = async () => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      return await currentSnapshot(client);
+    } finally {
+      await client.query("COMMIT");
+      client.release();
+    }
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createReadPool(database.url, 4, testLogger);
+    const serviceIds = await seedServices(database.db, [
+      {
+        name: "Cheap oracle",
+        domain: "cheap.test",
+        endpoints: [{ method: "GET", url: "https://cheap.test/price" }],
+      },
+      {
+        name: "Dear oracle",
+        domain: "dear.test",
+        endpoints: [{ method: "GET", url: "https://dear.test/price" }],
+      },
+    ]);
+    for (const serviceId of serviceIds) {
+      const [endpoint] = await database.db.endpoint.findMany({ where: { serviceId } });
+      if (endpoint) endpointIds[endpoint.url] = endpoint.id;
+    }
+    await seedPaymentOptions(database.db, endpointIds["https://cheap.test/price"] ?? "", [
+      { network: "eip155:8453", networkName: "base", priceUsdc: "0.01" },
+    ]);
+    await seedPaymentOptions(database.db, endpointIds["https://dear.test/price"] ?? "", [
+      { network: "eip155:8453", networkName: "base", priceUsdc: "0.05" },
+    ]);
+    // Read-your-writes, as tests use it: every call checks for changes first.
+    catalogue = new CurrentCatalogue({ pool, logger: testLogger, serialisers: catalogueSerialisers, refreshMs: 0 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  it("when a probe is recorded, then it is a probe change of that endpoint, not a change of the catalogue", async () => {
+    const snapshot = await snapshotNow();
+    // The listing asks a cent on Base, like the probe's option: the cheapest price stays.
+    expect(await probe("https://cheap.test/price")).toBe("recorded");
+    expect(await changedSince(pool, snapshot)).toBe(false);
+    expect(await probedSince(pool, snapshot)).toEqual([endpointIds["https://cheap.test/price"]]);
+  });
+
+  it("when probes change endpoints, then the loaded catalogue shows them without being loaded again", async () => {
+    const loaded = await catalogue.current();
+    const before = endpointItems(loaded).find((item) => item.url === "https://dear.test/price");
+    expect(before).toMatchObject({ verified: false, last_probe: null });
+    expect(namesByPrice(loaded, { verified: true })).toEqual(["Cheap oracle"]);
+
+    await probe("https://dear.test/price", [probeOption({ price_usdc: "0.05", amount_atomic: "50000" })]);
+    const refreshed = await catalogue.current();
+    expect(refreshed).toBe(loaded); // the same catalogue, brought up to date in place
+    expect(endpointItems(refreshed).find((item) => item.url === "https://dear.test/price")).toMatchObject({
+      verified: true,
+      last_probe: { status_code: 402 },
+    });
+    // The services' verified filter reads the entries' facets, refreshed with them.
+    expect(namesByPrice(refreshed, { verified: true })).toEqual(["Cheap oracle", "Dear oracle"]);
+    expect(await changedSince(pool, refreshed.snapshot)).toBe(false);
+    expect(await probedSince(pool, refreshed.snapshot)).toEqual([]);
+  });
+
+  it("when a probe changes an entry's cheapest price, then the catalogue loads whole and the price order follows", async () => {
+    const loaded = await catalogue.current();
+    expect(namesByPrice(loaded)).toEqual(["Cheap oracle", "Dear oracle"]);
+    await probe("https://dear.test/price", [probeOption({ price_usdc: "0.001", amount_atomic: "1000" })]);
+    const reloaded = await catalogue.current();
+    expect(reloaded).not.toBe(loaded);
+    expect(namesByPrice(reloaded)).toEqual(["Dear oracle", "Cheap oracle"]);
+  });
+
+  it("when a listing's payment option changes, then it is a change of the catalogue", async () => {
+    const snapshot = await snapshotNow();
+    await seedPaymentOptions(database.db, endpointIds["https://cheap.test/price"] ?? "", [
+      { network: "eip155:137", networkName: "polygon", priceUsdc: "0.02" },
+    ]);
+    expect(await changedSince(pool, snapshot)).toBe(true);
+  });
+
+  it("when a statement changes an endpoint's listing columns, then it is a change of the catalogue", async () => {
+    const loaded = await catalogue.current();
+    await database.db.endpoint.updateMany({
+      where: { id: endpointIds["https://cheap.test/price"] },
+      data: { description: "Spot price" },
+    });
+    expect(await changedSince(pool, loaded.snapshot)).toBe(true);
+    expect(await catalogue.current()).not.toBe(loaded);
+  });
+});
