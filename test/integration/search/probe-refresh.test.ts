@@ -44,13 +44,15 @@ describe("probe results reach the in-memory catalogue in place", () => {
   let catalogue: CurrentCatalogue;
   const endpointIds: Record<string, string> = {};
   let probedAt = Date.now() - 60_000;
-  const probe = (url: string, options = [probeOption()]) =>
-    recordProbe(database.db, {
+  const probe = (url: string, options = [probeOption()]) => {
+    probedAt += 1_000;
+    return recordProbe(database.db, {
       endpointId: endpointIds[url] ?? "",
-      probedAt: new Date((probedAt += 1_000)),
+      probedAt: new Date(probedAt),
       result: probeResult({ options }),
       drift: null,
     });
+  };
   const snapshotNow = async () => {
     const client = await pool.connect();
     try {
@@ -88,7 +90,12 @@ describe("probe results reach the in-memory catalogue in place", () => {
       { network: "eip155:8453", networkName: "base", priceUsdc: "0.05" },
     ]);
     // Read-your-writes, as tests use it: every call checks for changes first.
-    catalogue = new CurrentCatalogue({ pool, logger: testLogger, serialisers: catalogueSerialisers, refreshMs: 0 });
+    catalogue = new CurrentCatalogue({
+      pool,
+      logger: testLogger,
+      serialisers: catalogueSerialisers,
+      refreshMs: 0,
+    });
   });
   afterAll(async () => {
     await pool.end();
