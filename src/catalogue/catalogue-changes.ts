@@ -18,18 +18,36 @@ export async function currentSnapshot(db: Queryable): Promise<string> {
   return row.snapshot;
 }
 
+/** Rows of `table` (a change log keyed by transaction_id) from transactions the snapshot does not see. */
+function unseenBy(snapshot: string, table: "catalogue_changes" | "seen_changes" | "probe_changes") {
+  return Prisma.sql`SELECT 1 FROM ${Prisma.raw(table)} c
+    WHERE c.transaction_id >= pg_snapshot_xmin(${snapshot}::pg_snapshot)::text::bigint
+      AND NOT pg_visible_in_snapshot(c.transaction_id::text::xid8, ${snapshot}::pg_snapshot)`;
+}
+
 /** Some transaction that changed the catalogue committed after (or was running at) the snapshot. */
 export async function changedSince(db: Queryable, snapshot: string): Promise<boolean> {
-  const [row] = await queryRows<{ changed: boolean }>(
+  return (await changesSince(db, snapshot)).shape;
+}
+
+/**
+ * What committed after the snapshot: changes of the catalogue's shape (a reader loads it whole),
+ * services marked as seen (last_seen_at only) and probe results (both brought in place).
+ */
+export interface ChangesSince {
+  shape: boolean;
+  seen: boolean;
+  probes: boolean;
+}
+
+export async function changesSince(db: Queryable, snapshot: string): Promise<ChangesSince> {
+  const [row] = await queryRows<ChangesSince>(
     db,
-    Prisma.sql`
-      SELECT EXISTS (
-        SELECT 1 FROM catalogue_changes c
-        WHERE c.transaction_id >= pg_snapshot_xmin(${snapshot}::pg_snapshot)::text::bigint
-          AND NOT pg_visible_in_snapshot(c.transaction_id::text::xid8, ${snapshot}::pg_snapshot)
-      ) AS changed`,
+    Prisma.sql`SELECT EXISTS (${unseenBy(snapshot, "catalogue_changes")}) AS shape,
+      EXISTS (${unseenBy(snapshot, "seen_changes")}) AS seen,
+      EXISTS (${unseenBy(snapshot, "probe_changes")}) AS probes`,
   );
-  return row?.changed ?? true;
+  return row ?? { shape: true, seen: false, probes: false };
 }
 
 /**
@@ -64,8 +82,9 @@ export async function announceCatalogueChange(db: Database): Promise<void> {
  * API_INDEX_REFRESH_SECONDS, ≤ 1 hour, apart), so they have seen them long before.
  */
 export async function pruneCatalogueChanges(db: Database): Promise<number> {
-  const probes = await db.$executeRaw`DELETE FROM probe_changes WHERE changed_at < now() - interval '1 day'`;
-  return (
-    probes + (await db.$executeRaw`DELETE FROM catalogue_changes WHERE changed_at < now() - interval '1 day'`)
-  );
+  let pruned = 0;
+  for (const table of ["catalogue_changes", "seen_changes", "probe_changes"]) {
+    pruned += await db.$executeRaw`DELETE FROM ${Prisma.raw(table)} WHERE changed_at < now() - interval '1 day'`;
+  }
+  return pruned;
 }

@@ -148,6 +148,15 @@ export async function allEntries(db: Queryable): Promise<EntryRow[]> {
   }));
 }
 
+/** When a crawl last saw each entry's primary row, by the entry's shown id. */
+export async function entriesLastSeen(db: Queryable): Promise<Array<{ id: string; lastSeenAt: Date }>> {
+  return queryRows<{ id: string; lastSeenAt: Date }>(
+    db,
+    Prisma.sql`SELECT ${shownId("s")}::text AS id, s.last_seen_at AS "lastSeenAt" FROM services s
+      WHERE ${isEntryPrimary("s")}`,
+  );
+}
+
 /** These entries' records (by primary row id), without ranks: what an in-place refresh serialises again. */
 export async function entryRecords(db: Queryable, rowIds: readonly string[]): Promise<ServiceRecord[]> {
   return queryRows<ServiceRecord>(

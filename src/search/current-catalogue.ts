@@ -1,15 +1,16 @@
-import { changedSince, probedSince } from "../catalogue/catalogue-changes";
+import { changesSince } from "../catalogue/catalogue-changes";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { refreshInPlace } from "./in-place-refresh";
 import { type CatalogueSerialisers, type LoadedCatalogue, loadCatalogue } from "./loaded-catalogue";
-import { refreshProbed } from "./probe-refresh";
 
-/** What changed since a catalogue's snapshot: its shape (load it whole), or only probe results. */
-type Change = "shape" | "probes" | null;
+/** What changed since a catalogue's snapshot: its shape (load it whole), or what is brought in place. */
+type Change = "shape" | "in place" | null;
 
 async function changeSince(pool: ReadPool, snapshot: string): Promise<Change> {
-  if (await changedSince(pool, snapshot)) return "shape";
-  return (await probedSince(pool, snapshot)).length > 0 ? "probes" : null;
+  const { shape, seen, probes } = await changesSince(pool, snapshot);
+  if (shape) return "shape";
+  return seen || probes ? "in place" : null;
 }
 
 export interface CurrentCatalogueOptions {
@@ -87,8 +88,9 @@ export class CurrentCatalogue {
   }
 
   /**
-   * Probe results are brought into the loaded catalogue in place; any other change (or a probe
-   * result that moves an entry in an order) loads it whole. One update at a time, shared.
+   * Probe results and seen times are brought into the loaded catalogue in place; any other
+   * change (or a probe result that moves an entry in an order) loads it whole. One update at a
+   * time, shared.
    */
   private update(change: Exclude<Change, null>): Promise<LoadedCatalogue> {
     const current = this.loaded;
@@ -96,12 +98,12 @@ export class CurrentCatalogue {
     this.loading ??= (async () => {
       const started = performance.now();
       try {
-        if (await refreshProbed(this.options.pool, current, this.options.serialisers)) {
+        if (await refreshInPlace(this.options.pool, current, this.options.serialisers)) {
           this.checkedAt = Date.now();
           this.options.onLoaded?.();
           this.options.logger.debug(
             { ms: Math.round(performance.now() - started) },
-            "catalogue index refreshed with probe results",
+            "catalogue index refreshed in place",
           );
           return current;
         }

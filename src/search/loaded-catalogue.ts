@@ -65,8 +65,19 @@ export function serviceEntry(
     drift: facets.drift,
     payableEndpoints,
     sortRanks,
-    json: Buffer.from(serialise(record)),
+    lastSeenAt: record.lastSeenAt.getTime(),
+    ...splitAtLastSeen(serialise(record), record.lastSeenAt),
   };
+}
+
+/** The item's JSON around the value of `last_seen_at`, which the list writes at request time. */
+function splitAtLastSeen(json: string, lastSeenAt: Date): { jsonHead: Buffer; jsonTail: Buffer } {
+  const field = `"last_seen_at":`;
+  const value = JSON.stringify(lastSeenAt.toISOString());
+  const at = json.indexOf(field + value);
+  if (at < 0) throw new Error("a service item without its last_seen_at");
+  const end = at + field.length;
+  return { jsonHead: Buffer.from(json.slice(0, end)), jsonTail: Buffer.from(json.slice(end + value.length)) };
 }
 
 export function endpointEntry(

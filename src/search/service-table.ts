@@ -165,7 +165,12 @@ export class ServiceTable {
 
   /** A found page as the list sends it. */
   listing({ page, total }: Found): Listing {
-    return { items: page.map((i) => [this.at(i).json]), total, fingerprint: page.join(",") };
+    const items = page.map((i) => {
+      const entry = this.at(i);
+      const lastSeenAt = Buffer.from(`"${new Date(entry.lastSeenAt).toISOString()}"`);
+      return [entry.jsonHead, lastSeenAt, entry.jsonTail];
+    });
+    return { items, total, fingerprint: page.join(",") };
   }
 
   /** The primary rows' ids of a found page (the CSV export reads those rows). */
@@ -191,6 +196,11 @@ export class ServiceTable {
   replace(i: number, entry: ServiceEntry): void {
     if (this.at(i).id !== entry.id) throw new Error(`entry ${i} is not ${entry.id}`);
     this.entries[i] = entry;
+  }
+
+  /** A crawl saw entry i again: only the time it shows moves (no column or order holds it). */
+  markSeen(i: number, lastSeenAt: number): void {
+    this.at(i).lastSeenAt = lastSeenAt;
   }
 
   at(i: number): ServiceEntry {

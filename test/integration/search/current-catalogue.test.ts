@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   changedSince,
+  changesSince,
   currentSnapshot,
   pruneCatalogueChanges,
 } from "../../../src/catalogue/catalogue-changes";
@@ -94,9 +95,19 @@ describe("the in-memory catalogue index follows the database", () => {
   it("when only tables the API does not list change, then nothing counts as a change", async () => {
     const snapshot = await takeSnapshot();
     await database.db.crawlRun.deleteMany();
-    expect(await changedSince(pool, snapshot)).toBe(false);
-    await database.db.service.updateMany({ data: { lastSeenAt: new Date() } });
+    expect(await changesSince(pool, snapshot)).toEqual({ shape: false, seen: false, probes: false });
+    await database.db.service.updateMany({ data: { description: "Now with a description" } });
     expect(await changedSince(pool, snapshot)).toBe(true);
+  });
+
+  it("when services are only marked as seen, or a statement changes no row, then the shape did not change", async () => {
+    const snapshot = await takeSnapshot();
+    await database.db.service.updateMany({ data: { lastSeenAt: new Date() } });
+    await database.db.service.updateMany({
+      data: { status: "delisted" },
+      where: { name: "no such service" },
+    });
+    expect(await changesSince(pool, snapshot)).toEqual({ shape: false, seen: true, probes: false });
   });
 
   it("when changes are a day old, then pruning forgets them and keeps recent ones", async () => {

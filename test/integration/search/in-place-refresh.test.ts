@@ -38,7 +38,7 @@ function namesByPrice(index: LoadedCatalogue, filters: { verified?: boolean } = 
     .items.map((item) => (JSON.parse(Buffer.concat(item).toString()) as { name: string }).name);
 }
 
-describe("probe results reach the in-memory catalogue in place", () => {
+describe("probe results and seen times reach the in-memory catalogue in place", () => {
   let database: TestDatabase;
   let pool: ReadPool;
   let catalogue: CurrentCatalogue;
@@ -127,6 +127,25 @@ describe("probe results reach the in-memory catalogue in place", () => {
     expect(namesByPrice(refreshed, { verified: true })).toEqual(["Cheap oracle", "Dear oracle"]);
     expect(await changedSince(pool, refreshed.snapshot)).toBe(false);
     expect(await probedSince(pool, refreshed.snapshot)).toEqual([]);
+  });
+
+  it("when a crawl marks services as seen, then the list shows the new time without a reload", async () => {
+    const loaded = await catalogue.current();
+    const seenAt = new Date(Date.now() - 5_000);
+    await database.db.service.updateMany({ data: { lastSeenAt: seenAt } });
+    const refreshed = await catalogue.current();
+    expect(refreshed).toBe(loaded);
+    const found = refreshed.services.find(
+      { status: "all" },
+      serviceOrder(undefined, "name"),
+      { offset: 0, limit: 50 },
+      undefined,
+      Date.now(),
+    );
+    const items = refreshed.services
+      .listing(found)
+      .items.map((item) => JSON.parse(Buffer.concat(item).toString()) as { last_seen_at: string });
+    expect(items.map((item) => item.last_seen_at)).toEqual([seenAt.toISOString(), seenAt.toISOString()]);
   });
 
   it("when a probe changes an entry's cheapest price, then the catalogue loads whole and the price order follows", async () => {

@@ -1,7 +1,7 @@
-import { changedSince, currentSnapshot, probedSince } from "../catalogue/catalogue-changes";
+import { changesSince, currentSnapshot, probedSince } from "../catalogue/catalogue-changes";
 import { type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-queries";
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
-import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
+import { entriesLastSeen, entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { type Amount, compareAmounts } from "./amounts";
 import {
@@ -13,32 +13,38 @@ import {
 } from "./loaded-catalogue";
 import type { ServiceEntry } from "./service-entry";
 
-/** What probes changed since the catalogue's snapshot, read in one newer snapshot. */
-interface ProbedChanges {
+/** What changed in place since the catalogue's snapshot, read in one newer snapshot. */
+interface InPlaceChanges {
   snapshot: string;
+  /** The probed endpoints, and the records and facets of their catalogue entries. */
   endpoints: ListedEndpoint[];
   records: ServiceRecord[];
   facets: Map<string, EntryFacets>;
+  /** Every entry's last_seen_at, when a crawl marked services as seen. */
+  seen: Array<{ id: string; lastSeenAt: Date }>;
 }
 
 /**
- * Brings a loaded catalogue up to date with the probe results committed since its snapshot, in
- * place: the probed endpoints and the facets of their catalogue entries are read again and their
- * entries replaced; the text index, columns and sort orders stay. A sweep probes thousands of
- * endpoints a minute, and reloading the whole catalogue for each batch cost every API process
- * seconds of CPU per minute. Returns false, and changes nothing, when the catalogue changed in
- * other ways too, or when a probe changed what a column or an order holds (an entry's cheapest
- * price): the caller then loads the catalogue whole.
+ * Brings a loaded catalogue up to date in place with what changed since its snapshot without
+ * changing its shape: probe results (the probed endpoints and the facets of their catalogue
+ * entries are read again and their entries replaced) and the times crawls last saw services. The
+ * text index, columns and sort orders stay. A sweep probes thousands of endpoints a minute and
+ * every crawl marks every service it saw: reloading the whole catalogue for those cost every API
+ * process seconds of CPU each time. Returns false, and changes nothing, when the catalogue's
+ * shape changed too, or when a probe changed what a column or an order holds (an entry's
+ * cheapest price): the caller then loads the catalogue whole.
  */
-export async function refreshProbed(
+export async function refreshInPlace(
   pool: ReadPool,
   catalogue: LoadedCatalogue,
   serialisers: CatalogueSerialisers,
 ): Promise<boolean> {
-  const changes = await readInOneSnapshot(pool, async (client): Promise<ProbedChanges | null> => {
+  const changes = await readInOneSnapshot(pool, async (client): Promise<InPlaceChanges | null> => {
     const snapshot = await currentSnapshot(client);
-    if (await changedSince(client, catalogue.snapshot)) return null;
-    const ids = await probedSince(client, catalogue.snapshot);
+    const since = await changesSince(client, catalogue.snapshot);
+    if (since.shape) return null;
+    const seen = since.seen ? await entriesLastSeen(client) : [];
+    const ids = since.probes ? await probedSince(client, catalogue.snapshot) : [];
     const endpoints = ids.length === 0 ? [] : await listedEndpoints(client, ids);
     const rowIds = [
       ...new Set(
@@ -48,21 +54,22 @@ export async function refreshProbed(
         }),
       ),
     ];
-    if (rowIds.length === 0) return { snapshot, endpoints, records: [], facets: new Map() };
+    if (rowIds.length === 0) return { snapshot, endpoints, records: [], facets: new Map(), seen };
     return {
       snapshot,
       endpoints,
       records: await entryRecords(client, rowIds),
       facets: await allEntryFacets(client, rowIds),
+      seen,
     };
   });
-  return changes !== null && applyProbed(catalogue, changes, serialisers);
+  return changes !== null && applyInPlace(catalogue, changes, serialisers);
 }
 
 /** Replaces the changed entries, all or none (synchronously: no request sees half of it). */
-function applyProbed(
+function applyInPlace(
   catalogue: LoadedCatalogue,
-  changes: ProbedChanges,
+  changes: InPlaceChanges,
   serialisers: CatalogueSerialisers,
 ): boolean {
   const { services, endpoints } = catalogue;
@@ -93,8 +100,15 @@ function applyProbed(
     if (!indexedFieldsEqual(old, next)) return false;
     serviceUpdates.push([i, next]);
   }
+  const seen: Array<[number, number]> = [];
+  for (const { id, lastSeenAt } of changes.seen) {
+    const i = services.indexOf(id);
+    if (i === undefined) return false;
+    seen.push([i, lastSeenAt.getTime()]);
+  }
   for (const [i, entry] of endpointUpdates) endpoints.replace(i, entry);
   for (const [i, entry] of serviceUpdates) services.replace(i, entry);
+  for (const [i, lastSeenAt] of seen) services.markSeen(i, lastSeenAt);
   catalogue.snapshot = changes.snapshot;
   return true;
 }
