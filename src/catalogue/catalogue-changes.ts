@@ -84,7 +84,8 @@ export async function announceCatalogueChange(db: Database): Promise<void> {
 export async function pruneCatalogueChanges(db: Database): Promise<number> {
   let pruned = 0;
   for (const table of ["catalogue_changes", "seen_changes", "probe_changes"]) {
-    pruned += await db.$executeRaw`DELETE FROM ${Prisma.raw(table)} WHERE changed_at < now() - interval '1 day'`;
+    pruned +=
+      await db.$executeRaw`DELETE FROM ${Prisma.raw(table)} WHERE changed_at < now() - interval '1 day'`;
   }
   return pruned;
 }
