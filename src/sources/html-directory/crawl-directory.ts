@@ -70,6 +70,17 @@ async function walkDirectory(
   }
   const c = session.counts;
   logger.info({ pages: c.pagesFetched + c.pagesUnchanged }, "pages done; storing the rest");
+  if (session.unfollowedListingUrls.size > 0) {
+    logger.error(
+      {
+        limit: deps.settings.maxListingPages,
+        followed: session.listingUrls.size,
+        notFollowed: session.unfollowedListingUrls.size,
+        firstNotFollowed: session.unfollowedListingUrls.values().next().value,
+      },
+      "the listing-page limit cut the listing: this run is partial and delists nothing",
+    );
+  }
   return {
     listedUrls: [...session.listed.keys()],
     aborted,
@@ -88,6 +99,15 @@ function shortfallOf(session: CrawlSession): WalkReport["shortfall"] {
     return {
       status: "failed",
       message: "the listing showed no services (has the directory changed its markup?)",
+    };
+  }
+  const unfollowed = session.unfollowedListingUrls.size;
+  if (unfollowed > 0) {
+    return {
+      status: "partial",
+      message:
+        `listing cut by the listing-page limit: ${session.listingUrls.size} pages followed, ${unfollowed} more linked ` +
+        "but not followed (raise CRAWL_MAX_LISTING_PAGES if the directory is that large); nothing was delisted",
     };
   }
   if (!session.listingComplete()) {

@@ -18,7 +18,7 @@ import type { RouteDeps } from "./route-deps";
 export function listingRoute(deps: RouteDeps) {
   const { session, settings } = deps;
   return async (context: HttpCrawlingContext) => {
-    const { request, response, log } = context;
+    const { request, response } = context;
     const status = statusOf(response);
     if (status >= 400) throw new NonRetryableError(`${status} - listing page ${request.url}`);
     const cachedCopy = status === 304 ? session.cachedListing(request.url) : null;
@@ -63,14 +63,17 @@ export function listingRoute(deps: RouteDeps) {
       });
     }
 
+    // The guard bounds only pages no stated count speaks for: a listing that says "Page 1 of
+    // 4,000" is followed to its end, one that keeps linking onwards stops at the limit.
+    const allowed = Math.max(settings.maxListingPages, session.statedListingPages ?? 0);
     const listings = [];
     for (const href of page.listingUrls) {
       if (!sameHost(href, session.startUrl)) continue;
       const url = canonicalPageUrl(href);
       if (session.listingUrls.has(url)) continue;
-      if (session.listingUrls.size >= settings.maxListingPages) {
-        log.warning(`listing page limit (${settings.maxListingPages}) reached; not following ${url}`);
-        break;
+      if (session.listingUrls.size >= allowed) {
+        session.recordListingPageNotFollowed(url, settings.maxListingPages);
+        continue;
       }
       session.listingUrls.add(url);
       listings.push({ url, label: LISTING, headers: session.conditionalHeaders(url) });
