@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { CrawlCounts, CrawlErrorRecord } from "../catalogue/crawl-runs";
-import type { CachedPage, PageCacheWrite } from "../catalogue/page-cache";
+import type { PageCacheWrite, PageValidators } from "../catalogue/page-cache";
 import type { KnownService } from "../catalogue/service-writes";
 import { pageFromUrl } from "../extract/pagination";
-import type { ListingEntry, ListingPage } from "../extract/types";
+import type { ListingEntry } from "../extract/types";
 import type { FieldProblem } from "../normalise/types";
 
 /**
@@ -57,13 +57,14 @@ export class CrawlSession {
   readonly unfollowedListingUrls = new Set<string>();
   private errors: CrawlErrorRecord[] = [];
   private pageWrites: PageCacheWrite[] = [];
+  private checkedPages: string[] = [];
 
   constructor(
     readonly sourceId: string,
     readonly runId: string,
     readonly startUrl: string,
     readonly known: Map<string, KnownService>,
-    readonly pageCache: Map<string, CachedPage>,
+    readonly pageCache: Map<string, PageValidators>,
   ) {}
 
   /** Headers for a conditional GET when we hold validators from an earlier fetch of the page. */
@@ -80,16 +81,20 @@ export class CrawlSession {
     return Boolean(cached?.etag || cached?.lastModified);
   }
 
-  cachedListing(url: string): ListingPage | null {
-    const extracted = this.pageCache.get(url)?.extracted;
-    return extracted && typeof extracted === "object" && !Array.isArray(extracted)
-      ? (extracted as unknown as ListingPage)
-      : null;
-  }
-
   /** Validators of a page whose content is already stored (listing pages, unchanged details). */
   rememberPage(page: PageCacheWrite): void {
     this.pageWrites.push(page);
+  }
+
+  /** A page found unchanged without being read again (a 304, the same bytes). */
+  recordPageChecked(url: string): void {
+    this.checkedPages.push(url);
+  }
+
+  takeCheckedPages(): string[] {
+    const taken = this.checkedPages;
+    this.checkedPages = [];
+    return taken;
   }
 
   recordError(error: CrawlErrorRecord): void {
