@@ -30,7 +30,7 @@ function directoryWalker(deps: CrawlDependencies, startUrl: string): SourceWalke
   };
 }
 
-/** Reads the listing pages (following pagination) and the detail pages they link to. */
+/** Reads the whole listing (following pagination), then the detail pages the run's budget allows. */
 async function walkDirectory(
   deps: CrawlDependencies,
   startUrl: string,
@@ -61,11 +61,13 @@ async function walkDirectory(
   if (signal?.aborted) onAbort();
 
   let crashed: unknown = null;
+  let deferred = 0;
   try {
     session.listingUrls.add(startUrl);
     await crawler.run([{ url: startUrl, label: LISTING, headers: session.conditionalHeaders(startUrl) }]);
     const budget = detailBudget(settings.runMinutes, settings.maxRequestsPerMinute, session.listingUrls.size);
     const plan = planDetailPages(detailCandidates(session), budget);
+    deferred = plan.deferred.length;
     if (plan.deferred.length > 0) {
       logger.info(
         {
@@ -110,7 +112,9 @@ async function walkDirectory(
     aborted,
     crashed,
     shortfall: shortfallOf(session),
-    readSummary: `pages ${c.pagesFetched} fetched, ${c.pagesUnchanged} unchanged, ${c.pagesFailed} failed`,
+    readSummary:
+      `pages ${c.pagesFetched} fetched, ${c.pagesUnchanged} unchanged, ${c.pagesFailed} failed` +
+      (deferred > 0 ? `, ${deferred} detail pages left for later runs` : ""),
   };
 }
 
