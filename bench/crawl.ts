@@ -25,6 +25,7 @@ function settings(concurrency: number): CrawlSettings {
     requestTimeoutSeconds: 30,
     maxPageBytes: 5_242_880,
     maxListingPages: 10_000,
+    runMinutes: 50,
     respectRobotsTxt: false,
     userAgent: "x402-catalogue-bench/1.0",
     progressIntervalMs: 10_000,

@@ -1,25 +1,61 @@
 import type { Database } from "../db/prisma-client";
 import type { Prisma } from "../generated/prisma/client";
 
-export interface CachedPage {
+/** What a crawl keeps in memory per page: enough for a conditional GET and a skip-unchanged. */
+export interface PageValidators {
   etag: string | null;
   lastModified: string | null;
   contentHash: string;
-  extracted: Prisma.JsonValue | null;
-}
-
-export interface PageCacheWrite extends CachedPage {
-  url: string;
+  /** When the page was last fetched or revalidated: detail pages are revisited oldest first. */
   fetchedAt: Date;
 }
 
-/** Validators and fingerprints of a source's pages, for conditional and skip-unchanged re-crawls. */
-export async function loadPageCache(db: Database, sourceId: string): Promise<Map<string, CachedPage>> {
+export interface PageCacheWrite extends PageValidators {
+  url: string;
+  /** For listing pages: what the page yielded, so a 304 still tells which services it lists. */
+  extracted: Prisma.JsonValue | null;
+}
+
+/**
+ * Validators of a source's pages, for conditional and skip-unchanged re-crawls. Without what
+ * listing pages yielded: that is read one page at a time when a page turns out unchanged
+ * (`loadExtracted`), so memory does not grow with it.
+ */
+export async function loadPageValidators(
+  db: Database,
+  sourceId: string,
+): Promise<Map<string, PageValidators>> {
   const rows = await db.pageCache.findMany({
     where: { sourceId },
-    select: { url: true, etag: true, lastModified: true, contentHash: true, extracted: true },
+    select: { url: true, etag: true, lastModified: true, contentHash: true, fetchedAt: true },
   });
   return new Map(rows.map(({ url, ...page }) => [url, page]));
+}
+
+/** What an unchanged page yielded when it was last read, or null when nothing was kept. */
+export async function loadExtracted(
+  db: Database,
+  sourceId: string,
+  url: string,
+): Promise<Prisma.JsonValue | null> {
+  const row = await db.pageCache.findUnique({
+    where: { sourceId_url: { sourceId, url } },
+    select: { extracted: true },
+  });
+  return row?.extracted ?? null;
+}
+
+/** Pages found unchanged (a 304 or the same bytes): revalidated now, so they wait longest next time. */
+export async function markPagesChecked(
+  db: Pick<Database, "$executeRaw">,
+  sourceId: string,
+  urls: string[],
+  at: Date,
+): Promise<void> {
+  if (urls.length === 0) return;
+  await db.$executeRaw`
+    UPDATE page_cache SET fetched_at = ${at}
+    WHERE source_id = ${sourceId}::uuid AND url = ANY(${urls}::text[])`;
 }
 
 /** One statement per batch: INSERT … ON CONFLICT over unnest'ed arrays. */

@@ -166,6 +166,11 @@ export const settings = {
     schema: positiveInt(1_000_000).default(2000),
     description: "Most listing pages one crawl follows (a guard against pagination loops).",
   },
+  CRAWL_RUN_MINUTES: {
+    schema: positiveInt(10_080).default(50),
+    description:
+      "Minutes of requests one directory crawl may plan at CRAWL_MAX_REQUESTS_PER_MINUTE: every listing page is read each run; detail pages get the rest, never-read ones first, then the least recently checked; the others wait for a later run.",
+  },
   CRAWL_EXTRACTION_THREADS: {
     schema: z.coerce
       .number({ error: "must be a number" })

@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import type { CrawlCounts, CrawlErrorRecord } from "../catalogue/crawl-runs";
-import type { CachedPage, PageCacheWrite } from "../catalogue/page-cache";
+import type { PageCacheWrite, PageValidators } from "../catalogue/page-cache";
 import type { KnownService } from "../catalogue/service-writes";
 import { pageFromUrl } from "../extract/pagination";
-import type { ListingEntry, ListingPage } from "../extract/types";
+import type { ListingEntry } from "../extract/types";
 import type { FieldProblem } from "../normalise/types";
 
 /**
  * Bump when extraction or normalisation changes what a page yields: cached fingerprints of pages
  * read by an older version are then ignored and every page is parsed again once.
  */
-const PAGE_FINGERPRINT_VERSION = "1";
+const PAGE_FINGERPRINT_VERSION = "2";
 
 export function pageFingerprint(body: string | Buffer): string {
   return createHash("sha256").update(PAGE_FINGERPRINT_VERSION).update(body).digest("base64url");
@@ -51,17 +51,20 @@ export class CrawlSession {
   /** Page numbers of the listing pages read, and the URLs of those that failed. */
   readonly listingPageNumbers = new Set<number>();
   readonly failedListingUrls: string[] = [];
-  /** The largest "Page N of M" total any listing page stated. */
+  /** The largest page count any listing page stated ("Page N of M", a last-page link). */
   statedListingPages: number | null = null;
+  /** Distinct listing URLs the listing-page guard refused to follow: the listing was cut. */
+  readonly unfollowedListingUrls = new Set<string>();
   private errors: CrawlErrorRecord[] = [];
   private pageWrites: PageCacheWrite[] = [];
+  private checkedPages: string[] = [];
 
   constructor(
     readonly sourceId: string,
     readonly runId: string,
     readonly startUrl: string,
     readonly known: Map<string, KnownService>,
-    readonly pageCache: Map<string, CachedPage>,
+    readonly pageCache: Map<string, PageValidators>,
   ) {}
 
   /** Headers for a conditional GET when we hold validators from an earlier fetch of the page. */
@@ -78,16 +81,20 @@ export class CrawlSession {
     return Boolean(cached?.etag || cached?.lastModified);
   }
 
-  cachedListing(url: string): ListingPage | null {
-    const extracted = this.pageCache.get(url)?.extracted;
-    return extracted && typeof extracted === "object" && !Array.isArray(extracted)
-      ? (extracted as unknown as ListingPage)
-      : null;
-  }
-
   /** Validators of a page whose content is already stored (listing pages, unchanged details). */
   rememberPage(page: PageCacheWrite): void {
     this.pageWrites.push(page);
+  }
+
+  /** A page found unchanged without being read again (a 304, the same bytes). */
+  recordPageChecked(url: string): void {
+    this.checkedPages.push(url);
+  }
+
+  takeCheckedPages(): string[] {
+    const taken = this.checkedPages;
+    this.checkedPages = [];
+    return taken;
   }
 
   recordError(error: CrawlErrorRecord): void {
@@ -125,7 +132,25 @@ export class CrawlSession {
   }
 
   /**
-   * Complete when every listing page was read and none the site announced is missing. A failed
+   * The listing-page guard stopped the walk before `url`: recorded once as the run's error (the
+   * count is in the run's message), so a cut listing is never mistaken for a whole one.
+   */
+  recordListingPageNotFollowed(url: string, limit: number): void {
+    if (this.unfollowedListingUrls.size === 0) {
+      this.recordError({
+        kind: "skipped",
+        url,
+        message:
+          `listing page limit reached (CRAWL_MAX_LISTING_PAGES=${limit}, and no page states a larger page count): ` +
+          "this page and any after it were not followed; the run is partial and delists nothing",
+      });
+    }
+    this.unfollowedListingUrls.add(url);
+  }
+
+  /**
+   * Complete when every listing page was read, none the site announced is missing and the guard
+   * cut nothing. A failed
    * URL whose page number was read under another URL (a guessed `?page=1` next to the unnumbered
    * first page) loses nothing, so it does not count against completeness.
    */
@@ -138,6 +163,12 @@ export class CrawlSession {
     const allStatedRead =
       stated === null ||
       Array.from({ length: stated }, (_, i) => i + 1).every((n) => this.listingPageNumbers.has(n));
-    return this.listingPagesRead > 0 && this.listed.size > 0 && lostPages.length === 0 && allStatedRead;
+    return (
+      this.listingPagesRead > 0 &&
+      this.listed.size > 0 &&
+      lostPages.length === 0 &&
+      allStatedRead &&
+      this.unfollowedListingUrls.size === 0
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { announceCatalogueChange, pruneCatalogueChanges } from "../catalogue/catalogue-changes";
 import { abandonStaleRuns, finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../catalogue/crawl-runs";
 import { mergeServicesByDomain } from "../catalogue/merge";
-import { loadPageCache, savePageCache } from "../catalogue/page-cache";
+import { loadPageValidators, markPagesChecked, savePageCache } from "../catalogue/page-cache";
 import {
   delistMissing,
   extendUnchangedHistory,
@@ -101,7 +101,7 @@ async function runLocked(
   const logger = deps.logger.child({ crawlRun: run.id, source: walker.baseUrl });
   const [known, pageCache] = await Promise.all([
     loadKnownServices(db, sourceId),
-    loadPageCache(db, sourceId),
+    loadPageValidators(db, sourceId),
   ]);
   const session = new CrawlSession(sourceId, run.id, walker.baseUrl, known, pageCache);
   logger.info(
@@ -153,6 +153,7 @@ async function runLocked(
 
 async function flushSession(db: Database, session: CrawlSession): Promise<void> {
   await savePageCache(db, session.sourceId, session.takePageWrites());
+  await markPagesChecked(db, session.sourceId, session.takeCheckedPages(), new Date());
   await recordCrawlErrors(db, session.runId, session.takeErrors());
 }
 

@@ -12,6 +12,11 @@ export interface CrawlSettings {
   requestTimeoutSeconds: number;
   maxPageBytes: number;
   maxListingPages: number;
+  /**
+   * Minutes of requests at `maxRequestsPerMinute` one run may plan: the whole listing, then as
+   * many detail pages as fit (see src/sources/html-directory/detail-plan.ts).
+   */
+  runMinutes: number;
   respectRobotsTxt: boolean;
   userAgent: string;
   progressIntervalMs: number;
@@ -36,6 +41,7 @@ export function crawlSettingsFromConfig(config: Config): CrawlSettings {
     requestTimeoutSeconds: config.CRAWL_REQUEST_TIMEOUT_SECONDS,
     maxPageBytes: config.CRAWL_MAX_PAGE_BYTES,
     maxListingPages: config.CRAWL_MAX_LISTING_PAGES,
+    runMinutes: config.CRAWL_RUN_MINUTES,
     respectRobotsTxt: config.CRAWL_RESPECT_ROBOTS_TXT,
     userAgent: config.CRAWL_USER_AGENT,
     progressIntervalMs: 10_000,

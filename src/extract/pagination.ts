@@ -1,13 +1,14 @@
 import type { Element } from "cheerio";
 import { isElement, type PageDom } from "./dom";
+import { statedPageCount } from "./page-count";
 import type { ListingPage } from "./types";
 import { resolveUrl, sameSite, withoutFragment } from "./urls";
 
 /**
  * Pagination of a listing: `rel=next/prev`, "Next"/"›"/"»" links, numbered links (possibly
- * elided "1 2 3 … 9") and "Page N of M" text. Once a page number can be located in a URL
- * (`?page=3`, `/page/3`), the pages a page does not link to are generated from that pattern,
- * so a crawl needs no luck with elided or missing links.
+ * elided "1 2 3 … 9"), "Page N of M" text and last-page links. Once a page number can be located
+ * in a URL (`?page=3`, `/page/3`), the nearby pages a page does not link to are generated from that
+ * pattern, so a crawl needs no luck with elided or missing links.
  */
 
 export interface PaginationScan {
@@ -17,10 +18,14 @@ export interface PaginationScan {
   links: Set<Element>;
 }
 
-/** Never generate more pages than this from a stated total: a typo must not explode a crawl. */
-const MAX_GENERATED_PAGES = 5000;
+/**
+ * Pages generated on either side of the current one. Each page carries only its neighbourhood, so
+ * a walk reaches every page (each read page reveals the next ones) while one page's result stays
+ * small: generating all M pages on every page cost O(M²) (2,000 pages: 4 million URLs, held in
+ * the page cache and sent to Postgres, ~1 GB of the crawl's memory at 100,000 services).
+ */
+const GENERATED_WINDOW = 25;
 const PAGE_KEYS = /^(?:page|p|pg|paged|pagenum|page_?number|page_?no|pn)$/i;
-const PAGE_TEXT = /\bpage\s+(\d{1,5})\s*(?:of|\/|out of)\s*(\d{1,5})\b/i;
 const NEXT_WORDS = /^(?:next|next page|older|older posts|older entries|load more)$/;
 const PREV_WORDS = /^(?:prev|previous|previous page|newer|newer posts|newer entries)$/;
 
@@ -35,9 +40,10 @@ interface NumberedLink {
 
 export function findPagination(dom: PageDom, pageUrl: string): PaginationScan {
   const here = new URL(pageUrl);
-  const pageInfo = statedPage(dom);
+  const stated = statedPageCount(dom.text(dom.body));
   const candidates = paginationLinks(dom, here);
-  const current = pageInfo?.current ?? pageFromUrl(here) ?? ariaCurrent(dom) ?? assumeFirst(candidates, here);
+  const current = stated?.current ?? pageFromUrl(here) ?? ariaCurrent(dom) ?? assumeFirst(candidates, here);
+  const pageInfo = stated ?? lastLinkCount(dom, candidates, current);
 
   for (const link of candidates) {
     const word = linkWord(dom, link.el);
@@ -52,14 +58,16 @@ export function findPagination(dom: PageDom, pageUrl: string): PaginationScan {
   const template = pageTemplate(candidates, here, current, pageInfo !== null);
 
   const numbers = candidates.map((l) => l.page ?? 0);
-  const total = Math.min(MAX_GENERATED_PAGES, pageInfo?.total ?? Math.max(0, current ?? 0, ...numbers));
+  const total = pageInfo?.total ?? Math.max(0, current ?? 0, ...numbers);
+  const first = Math.max(1, (current ?? 1) - GENERATED_WINDOW);
+  const last = Math.min(total, (current ?? 1) + GENERATED_WINDOW);
 
   const byPage = new Map<number, string>();
   for (const link of candidates)
     if (link.page !== null && !byPage.has(link.page)) byPage.set(link.page, withoutFragment(link.url));
   const hereKey = withoutFragment(here);
   const urls: string[] = [];
-  for (let n = 1; n <= total; n++) {
+  for (let n = first; n <= last; n++) {
     if (n === current) continue;
     const known = byPage.get(n);
     if (known) urls.push(known);
@@ -95,12 +103,17 @@ function pageTemplate(
   return stated ? { url: here, slot: { kind: "query", key: "page" } } : null;
 }
 
-function statedPage(dom: PageDom): ListingPage["pageInfo"] {
-  const m = PAGE_TEXT.exec(dom.text(dom.body));
-  if (!m) return null;
-  const current = Number(m[1]);
-  const total = Number(m[2]);
-  return current >= 1 && total >= current ? { current, total } : null;
+/**
+ * A "Last" link (or `rel=last`) whose URL carries a page number states the page count as surely
+ * as "Page N of M" text does.
+ */
+function lastLinkCount(dom: PageDom, links: NumberedLink[], current: number | null): ListingPage["pageInfo"] {
+  for (const link of links) {
+    if (linkWord(dom, link.el) !== "last") continue;
+    const total = pageFromUrl(link.url);
+    if (total !== null && total >= 1 && (current === null || total >= current)) return { current, total };
+  }
+  return null;
 }
 
 /** The page number a listing URL carries (`?page=3`, `/page/3`), if any. */
@@ -146,6 +159,7 @@ function linkLabel(dom: PageDom, el: Element): string {
 
 function linkWord(dom: PageDom, el: Element): "next" | "prev" | "first" | "last" | null {
   const rel = (el.attribs.rel ?? "").toLowerCase().split(/\s+/);
+  if (rel.includes("last")) return "last";
   if (rel.includes("next")) return "next";
   if (rel.includes("prev") || rel.includes("previous")) return "prev";
   // Only whole labels count: a service called "Next Oracle" is not a next-page link.
@@ -154,6 +168,9 @@ function linkWord(dom: PageDom, el: Element): "next" | "prev" | "first" | "last"
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim()
     .replace(/\s+/g, " ");
+  // "»»", "»|", "⇥": to the end; checked before "»" alone, which means the next page.
+  if (core === "" && /^\s*(?:»»|»\||>\||⇥|⏭)\s*$/.test(raw)) return "last";
+  if (core === "" && /^\s*(?:««|\|«|\|<|⇤|⏮)\s*$/.test(raw)) return "first";
   if (NEXT_WORDS.test(core) || (core === "" && /[›»→⟩>]/.test(raw))) return "next";
   if (PREV_WORDS.test(core) || (core === "" && /[‹«←⟨<]/.test(raw))) return "prev";
   if (core === "first" || core === "first page") return "first";

@@ -18,8 +18,8 @@ export interface ListingPage {
   entries: ListingEntry[];
   /** Absolute URLs of other listing pages discovered on this page (next link, numbered links, pattern). */
   listingUrls: string[];
-  /** "Page N of M" when the page states it. */
-  pageInfo: { current: number; total: number } | null;
+  /** The page count the listing states ("Page N of M", a result range, a last-page link), and which page this is when it says. */
+  pageInfo: { current: number | null; total: number } | null;
 }
 
 /** The statistics a detail page shows, keyed by meaning. Values are the raw visible text. */

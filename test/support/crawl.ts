@@ -16,6 +16,7 @@ export function testCrawlSettings(overrides: Partial<CrawlSettings> = {}): Crawl
     requestTimeoutSeconds: 5,
     maxPageBytes: 1_000_000,
     maxListingPages: 100,
+    runMinutes: 50,
     respectRobotsTxt: true,
     userAgent: "x402-catalogue-test/1.0",
     progressIntervalMs: 60_000,

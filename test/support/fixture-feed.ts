@@ -27,6 +27,8 @@ export class FixtureFeed {
   omitPagination = false;
   /** Report this total instead of the real one (a feed whose total lies). */
   statedTotal: number | null = null;
+  /** Called before each page is answered (a feed that changes during a walk). */
+  beforeAnswer: ((offset: number) => void) | null = null;
   readonly requests: { offset: number; limit: number; query: string; status: number; userAgent: string }[] =
     [];
   private readonly attempts = new Map<number, number>();
@@ -82,6 +84,7 @@ export class FixtureFeed {
       if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       return send(fault.status, fault.body ?? '{"error":"unavailable"}', fault.headers);
     }
+    this.beforeAnswer?.(offset);
     const items = this.items.slice(offset, offset + Math.min(limit, this.maxPageSize));
     const pagination = { limit, offset, total: this.statedTotal ?? this.items.length };
     send(200, JSON.stringify({ x402Version: 2, items, ...(this.omitPagination ? {} : { pagination }) }));

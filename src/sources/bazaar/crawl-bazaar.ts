@@ -54,6 +54,7 @@ async function walkBazaar(
     logger.error({ err: error }, "feed walk stopped with an error");
   }
 
+  if (walk?.cutUrl) reportCut(session, logger, walk.cutUrl, walk.pagesRead, deps.settings.maxListingPages);
   const aborted = walk?.aborted === true || signal?.aborted === true;
   const services = groupIntoServices(resources);
   const complete = walk?.complete === true && !aborted && crashed === null && services.length > 0;
@@ -68,6 +69,21 @@ async function walkBazaar(
     shortfall: walk && shortfallOf(walk, services.length, failures, heldBack),
     readSummary: `${resources.length} resources on pages ${session.counts.pagesFetched} read, ${session.counts.pagesFailed} failed`,
   };
+}
+
+/** The page guard cut the walk: one error row and an error line, as for a directory's listing. */
+function reportCut(
+  session: CrawlSession,
+  logger: Logger,
+  url: string,
+  pagesRead: number,
+  limit: number,
+): void {
+  const message =
+    `feed page limit reached (CRAWL_MAX_LISTING_PAGES=${limit}, beyond what the first page's total needs): ` +
+    "pages from here on were not read; the run is partial and delists nothing";
+  session.recordError({ kind: "skipped", url, message });
+  logger.error({ url, limit, pagesRead }, message);
 }
 
 /** Turns walk events into run counters, recorded errors and the list of resources read. */

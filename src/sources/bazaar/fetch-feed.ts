@@ -46,6 +46,8 @@ export interface FeedWalk {
   pagesFailed: number;
   /** Why the walk is not complete; empty when it is. */
   reasons: string[];
+  /** The first page the page guard cut off (the feed's total grew past it), or null. */
+  cutUrl: string | null;
 }
 
 type PageRead = { ok: true; page: FeedPage } | { ok: false; aborted: boolean; failure: FeedFailure };
@@ -63,7 +65,14 @@ export async function walkFeed(
 ): Promise<FeedWalk> {
   const limit = pageSizeOf(feedUrl, settings.pageSize);
   const pace = createPacer(settings.delayMs);
-  const walk: FeedWalk = { complete: false, aborted: false, pagesRead: 0, pagesFailed: 0, reasons: [] };
+  const walk: FeedWalk = {
+    complete: false,
+    aborted: false,
+    pagesRead: 0,
+    pagesFailed: 0,
+    reasons: [],
+    cutUrl: null,
+  };
   let plan: PagePlan | null = null;
 
   const read = async (offset: number): Promise<PageRead> => {
@@ -129,6 +138,8 @@ export async function walkFeed(
   if (signal?.aborted) walk.aborted = true;
   if (walk.pagesFailed > 0) walk.reasons.push(`${walk.pagesFailed} page(s) could not be read`);
   walk.reasons.push(...activePlan.incompleteReasons());
+  const cut = activePlan.firstUnplanned;
+  walk.cutUrl = cut === null ? null : feedPageUrl(feedUrl, cut, limit);
   walk.complete = !walk.aborted && walk.reasons.length === 0;
   return walk;
 }

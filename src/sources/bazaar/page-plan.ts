@@ -16,8 +16,15 @@ export class PagePlan {
   private plannedTotal: number;
   private lastPlanned: number;
   private taken = 0;
+  /**
+   * Most pages this walk reads: the guard, or as many as the first page's stated total needs. A
+   * feed's own count is followed to its end; the guard stops only a total that keeps growing.
+   */
+  private readonly allowedPages: number;
   private emptyAt: number | null = null;
   private changed = false;
+  /** The first offset the guard refused to plan, or null while nothing was cut. */
+  firstUnplanned: number | null = null;
   /** A set: a feed that keeps changing should not repeat the same reason per page. */
   private readonly problems = new Set<string>();
 
@@ -31,6 +38,7 @@ export class PagePlan {
     this.plannedTotal = first.total;
     this.lastPlanned = first.offset;
     this.pending = [];
+    this.allowedPages = Math.max(maxPages, 1 + offsets.length);
     this.add(offsets);
   }
 
@@ -79,13 +87,15 @@ export class PagePlan {
   }
 
   private add(offsets: number[]): void {
-    const room = this.maxPages - this.pageCount;
+    const room = this.allowedPages - this.pageCount;
     if (offsets.length > room) {
       this.problems.add(
-        `the feed states ${this.plannedTotal} items, more than ${this.maxPages} pages of ${this.step} (the page limit)`,
+        `the feed's total grew to ${this.plannedTotal} items during the walk, more than ${this.allowedPages} pages of ${this.step} ` +
+          `(the first page's count, or CRAWL_MAX_LISTING_PAGES=${this.maxPages} if larger)`,
       );
     }
     const kept = offsets.slice(0, Math.max(0, room));
+    if (offsets.length > kept.length) this.firstUnplanned ??= offsets[kept.length] ?? null;
     this.pending.push(...kept);
     const last = kept.at(-1);
     if (last !== undefined) this.lastPlanned = last;

@@ -1,11 +1,15 @@
 import type { CrawlSession } from "../../crawl-run/crawl-session";
 import type { CrawlDependencies, CrawlOutcome, CrawlRequest } from "../../crawl-run/outcome";
 import { runSource, type SourceWalker, type WalkContext, type WalkReport } from "../../crawl-run/run-source";
+import type { Database } from "../../db/prisma-client";
+import { type DetailCandidate, detailBudget, planDetailPages } from "./detail-plan";
+import { detailRequestChunks } from "./detail-requests";
 import { buildDirectoryCrawler } from "./directory-crawler";
 import { ExtractionPool } from "./extraction/extraction-pool";
 import { reportProgress } from "./progress";
 import { RequestPacer } from "./request-pacer";
 import { robotsRules } from "./robots";
+import { saveFromListing } from "./routes/detail-route";
 import { LISTING } from "./routes/labels";
 import { canonicalPageUrl } from "./url-identity";
 
@@ -26,7 +30,7 @@ function directoryWalker(deps: CrawlDependencies, startUrl: string): SourceWalke
   };
 }
 
-/** Reads the listing pages (following pagination) and the detail pages they link to. */
+/** Reads the whole listing (following pagination), then the detail pages the run's budget allows. */
 async function walkDirectory(
   deps: CrawlDependencies,
   startUrl: string,
@@ -57,9 +61,31 @@ async function walkDirectory(
   if (signal?.aborted) onAbort();
 
   let crashed: unknown = null;
+  let deferred = 0;
   try {
     session.listingUrls.add(startUrl);
     await crawler.run([{ url: startUrl, label: LISTING, headers: session.conditionalHeaders(startUrl) }]);
+    const budget = detailBudget(settings.runMinutes, settings.maxRequestsPerMinute, session.listingUrls.size);
+    const plan = planDetailPages(detailCandidates(session), budget);
+    deferred = plan.deferred.length;
+    if (plan.deferred.length > 0) {
+      logger.info(
+        {
+          budget,
+          fetch: plan.fetch.length,
+          revalidate: plan.revalidate.length,
+          deferred: plan.deferred.length,
+        },
+        `detail pages: ${plan.deferred.length} left for later runs (CRAWL_RUN_MINUTES budget); they stay listed as stored`,
+      );
+    }
+    // Each chunk is a run of its own: Crawlee drops the finished run's queue, which it otherwise
+    // keeps whole in memory (every request of a 100,000-page crawl).
+    for (const chunk of detailRequestChunks(session, plan)) {
+      if (aborted) break;
+      await crawler.run(chunk);
+    }
+    if (!aborted) await saveDeferred(db, session, plan.deferred);
   } catch (error) {
     crashed = error;
     logger.error({ err: error }, "crawler stopped with an error");
@@ -70,12 +96,25 @@ async function walkDirectory(
   }
   const c = session.counts;
   logger.info({ pages: c.pagesFetched + c.pagesUnchanged }, "pages done; storing the rest");
+  if (session.unfollowedListingUrls.size > 0) {
+    logger.error(
+      {
+        limit: deps.settings.maxListingPages,
+        followed: session.listingUrls.size,
+        notFollowed: session.unfollowedListingUrls.size,
+        firstNotFollowed: session.unfollowedListingUrls.values().next().value,
+      },
+      "the listing-page limit cut the listing: this run is partial and delists nothing",
+    );
+  }
   return {
     listedUrls: [...session.listed.keys()],
     aborted,
     crashed,
     shortfall: shortfallOf(session),
-    readSummary: `pages ${c.pagesFetched} fetched, ${c.pagesUnchanged} unchanged, ${c.pagesFailed} failed`,
+    readSummary:
+      `pages ${c.pagesFetched} fetched, ${c.pagesUnchanged} unchanged, ${c.pagesFailed} failed` +
+      (deferred > 0 ? `, ${deferred} detail pages left for later runs` : ""),
   };
 }
 
@@ -90,6 +129,15 @@ function shortfallOf(session: CrawlSession): WalkReport["shortfall"] {
       message: "the listing showed no services (has the directory changed its markup?)",
     };
   }
+  const unfollowed = session.unfollowedListingUrls.size;
+  if (unfollowed > 0) {
+    return {
+      status: "partial",
+      message:
+        `listing cut by the listing-page limit: ${session.listingUrls.size} pages followed, ${unfollowed} more linked ` +
+        "but not followed (raise CRAWL_MAX_LISTING_PAGES if the directory is that large); nothing was delisted",
+    };
+  }
   if (!session.listingComplete()) {
     const stated = session.statedListingPages;
     return {
@@ -100,4 +148,24 @@ function shortfallOf(session: CrawlSession): WalkReport["shortfall"] {
     };
   }
   return null;
+}
+
+function detailCandidates(session: CrawlSession): DetailCandidate[] {
+  return Array.from(session.listed.keys(), (detailUrl) => {
+    const validators = session.known.has(detailUrl) ? session.pageCache.get(detailUrl) : undefined;
+    return {
+      detailUrl,
+      revalidatable: Boolean(validators?.etag || validators?.lastModified),
+      checkedAt: validators ? validators.fetchedAt.getTime() : null,
+    };
+  });
+}
+
+/**
+ * Services whose detail page waits for a later run: a new one is stored from what the listing
+ * says (as when its page cannot be read), a known one keeps what is stored. Both stay listed:
+ * listing and delisting follow the listing, which was read in full.
+ */
+async function saveDeferred(db: Database, session: CrawlSession, deferred: string[]): Promise<void> {
+  for (const detailUrl of deferred) await saveFromListing(db, session, detailUrl);
 }

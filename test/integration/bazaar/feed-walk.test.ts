@@ -101,11 +101,27 @@ describe("walking a discovery feed", () => {
     expect(result.reasons.join()).toMatch(/offset 0 was empty/);
   });
 
-  it("when the total would take more pages than allowed, then the walk stops at the limit, incomplete", async () => {
+  it("when the stated total takes more pages than the guard, then the feed's own count is followed to its end", async () => {
     const result = await walk({ maxPages: 2 });
-    expect(feed.offsetsRequested()).toEqual([0, 3]);
+    expect(feed.offsetsRequested()).toEqual([0, 3, 6]);
+    expect(result).toMatchObject({ complete: true, cutUrl: null });
+  });
+
+  it("when the total grows during the walk past the guard, then the walk stops there, incomplete, and names the page", async () => {
+    const result = await walkFeed(
+      feed.url,
+      { ...SETTINGS, maxPages: 2 },
+      {
+        onPage: (page) => {
+          if (page.offset === 0) feed.items = items(20);
+        },
+        onFailure: () => {},
+      },
+    );
+    expect(feed.offsetsRequested()).toEqual([0, 3, 6]);
     expect(result.complete).toBe(false);
-    expect(result.reasons.join()).toMatch(/page limit/);
+    expect(result.reasons.join()).toMatch(/CRAWL_MAX_LISTING_PAGES=2/);
+    expect(result.cutUrl).toMatch(/offset=9/);
   });
 
   it("when the total changes during the walk, then new items are still read but the walk is incomplete", async () => {

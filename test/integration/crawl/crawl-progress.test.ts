@@ -40,16 +40,16 @@ describe("progress of a crawl", () => {
     expect(outcome.status).toBe("completed");
     const progress = lines.filter((line) => line.msg.startsWith("crawl progress:"));
     // The lines written while the crawl waited for the slow page (a loaded machine may also
-    // report once more after it arrived).
+    // report once more after it arrived). The whole listing is read before any detail page.
     const waiting = progress.findLast((line) => line.msg.startsWith("crawl progress: listing page 1 of 2"));
     expect(waiting?.msg).toMatch(
-      /^crawl progress: listing page 1 of 2, 3 of ~6 pages, \d+\.\d pages\/s, ETA \d+s; 2 services stored$/,
+      /^crawl progress: listing page 1 of 2, 1 of ~6 pages, \d+\.\d pages\/s, ETA \d+s; 0 services stored$/,
     );
     expect(waiting?.progress).toMatchObject({
-      pagesDone: 3,
+      pagesDone: 1,
       pagesTotal: 6,
-      pagesRemaining: 3,
-      servicesStored: 2,
+      pagesRemaining: 5,
+      servicesStored: 0,
     });
   });
 });

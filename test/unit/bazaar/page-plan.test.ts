@@ -15,10 +15,23 @@ describe("PagePlan", () => {
     expect(plan.incompleteReasons()).toEqual([]);
   });
 
-  it("when the total needs more pages than allowed, then the plan stops at the limit and says why", () => {
+  it("when the first page's total needs more pages than the guard, then the feed's own count is followed to its end", () => {
     const plan = new PagePlan({ limit: 10, offset: 0, total: 100 }, 10, 3);
-    expect(drain(plan)).toEqual([10, 20]);
-    expect(plan.incompleteReasons()).toEqual([expect.stringMatching(/100 items, more than 3 pages of 10/)]);
+    expect(drain(plan)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90]);
+    expect(plan.incompleteReasons()).toEqual([]);
+    expect(plan.firstUnplanned).toBeNull();
+  });
+
+  it("when the total grows during the walk past both the first count and the guard, then the plan stops there and says why", () => {
+    const plan = new PagePlan({ limit: 10, offset: 0, total: 40 }, 10, 3);
+    expect(plan.take()).toBe(10);
+    plan.observe(10, 10, { limit: 10, offset: 10, total: 100 });
+    expect(drain(plan)).toEqual([20, 30]);
+    expect(plan.firstUnplanned).toBe(40);
+    expect(plan.incompleteReasons()).toEqual([
+      expect.stringMatching(/total 40 → 100/),
+      expect.stringMatching(/grew to 100 items during the walk, more than 4 pages of 10/),
+    ]);
   });
 
   it("when a later page is empty before the total, then no offset after it is handed out", () => {

@@ -15,7 +15,8 @@ import type { RouteDeps } from "./route-deps";
 export function detailRoute({ db, session, settings, batcher, extraction }: RouteDeps) {
   return async (context: HttpCrawlingContext<DetailUserData>) => {
     const { request, response, body } = context;
-    const { detailUrl, entry } = request.userData;
+    const { detailUrl } = request.userData;
+    const entry = session.listed.get(detailUrl) ?? { detailUrl, name: null, domain: null, description: null };
     const known = session.known.get(detailUrl);
     const status = statusOf(response);
 
@@ -27,11 +28,11 @@ export function detailRoute({ db, session, settings, batcher, extraction }: Rout
       await saveFromListing(db, session, detailUrl);
       return;
     }
-    if (status === 304 && known) return markUnchanged(session, known);
+    if (status === 304 && known) return markUnchanged(session, known, detailUrl);
 
     const fingerprint = pageFingerprint(body);
     if (known && session.pageCache.get(detailUrl)?.contentHash === fingerprint)
-      return markUnchanged(session, known);
+      return markUnchanged(session, known, detailUrl);
 
     session.counts.pagesFetched += 1;
     const pageUrl = request.loadedUrl ?? request.url;
@@ -57,7 +58,7 @@ export function detailRoute({ db, session, settings, batcher, extraction }: Rout
       fetchedAt: new Date(),
     };
     if (known && known.contentHash === contentHash) {
-      markUnchanged(session, known);
+      markUnchanged(session, known, detailUrl);
       session.rememberPage(page);
       return;
     }
@@ -73,8 +74,9 @@ export function detailRoute({ db, session, settings, batcher, extraction }: Rout
   };
 }
 
-export function markUnchanged(session: CrawlSession, known: KnownService): void {
+export function markUnchanged(session: CrawlSession, known: KnownService, detailUrl: string): void {
   session.counts.pagesUnchanged += 1;
+  session.recordPageChecked(detailUrl);
   session.unchangedServiceIds.push(known.id);
   // A delisted service seen again is relisted at the end of the run: that is a change.
   if (known.status === "delisted") session.counts.servicesUpdated += 1;

@@ -1,5 +1,3 @@
-import type { ListingEntry } from "../../../extract/types";
-
 /** Route labels: one request handler per kind of page. */
 export const LISTING = "LISTING";
 export const DETAIL = "DETAIL";
@@ -7,9 +5,11 @@ export const DETAIL = "DETAIL";
 export const REVALIDATE = "REVALIDATE";
 
 export interface DetailUserData {
-  /** Canonical detail URL: the service's identity within its source. */
+  /**
+   * Canonical detail URL: the service's identity within its source. What the listing said about
+   * it is in the session (`listed`), not here: Crawlee's in-memory queue keeps every request.
+   */
   detailUrl: string;
-  entry: ListingEntry;
 }
 
 export interface RevalidateUserData {

@@ -1,32 +1,34 @@
 import { type HttpCrawlingContext, NonRetryableError } from "@crawlee/http";
-import type { PageCacheWrite } from "../../../catalogue/page-cache";
+import { loadExtracted, type PageCacheWrite } from "../../../catalogue/page-cache";
 import { pageFingerprint } from "../../../crawl-run/crawl-session";
 import { pageFromUrl } from "../../../extract/pagination";
 import type { ListingPage } from "../../../extract/types";
 import { canonicalPageUrl, sameHost } from "../url-identity";
-import { type DetailUserData, LISTING, REVALIDATE } from "./labels";
+import { LISTING } from "./labels";
 import { statusOf, validatorsOf } from "./response";
-import { detailRequest, REVALIDATION_BATCH } from "./revalidate-route";
 import type { RouteDeps } from "./route-deps";
 
 /**
- * A listing page: every service on it is queued for its detail page (known pages whose validators
- * we hold, in revalidation batches), and every other listing page it reveals is queued under this
- * same label. An unchanged page (304, or the same bytes) is not parsed again: what it yielded last
- * time is in the page cache.
+ * A listing page: every service on it joins the run's listing (its detail page is planned once
+ * the whole listing is read, see detail-plan.ts), and every other listing page it reveals is
+ * queued under this same label. An unchanged page (304, or the same bytes) is not parsed again:
+ * what it yielded last time is read back from the page cache.
  */
 export function listingRoute(deps: RouteDeps) {
   const { session, settings } = deps;
   return async (context: HttpCrawlingContext) => {
-    const { request, response, log } = context;
+    const { request, response } = context;
     const status = statusOf(response);
     if (status >= 400) throw new NonRetryableError(`${status} - listing page ${request.url}`);
-    const cachedCopy = status === 304 ? session.cachedListing(request.url) : null;
+    const cachedCopy = status === 304 ? await storedListing(deps, request.url) : null;
     if (status === 304 && !cachedCopy) {
       request.headers = {}; // the cache lost the page: ask again, unconditionally
       throw new Error(`304 for ${request.url} without a cached copy; retrying without validators`);
     }
-    if (cachedCopy) session.counts.pagesUnchanged += 1;
+    if (cachedCopy) {
+      session.counts.pagesUnchanged += 1;
+      session.recordPageChecked(request.url);
+    }
     const page = cachedCopy ?? (await readListing(context, deps));
 
     // The unnumbered URL a crawl starts from is the first page unless the page says otherwise.
@@ -39,57 +41,50 @@ export function listingRoute(deps: RouteDeps) {
       session.statedListingPages = Math.max(session.statedListingPages ?? 0, page.pageInfo.total);
     }
 
-    const details = [];
-    const revalidations: DetailUserData[] = [];
     for (const entry of page.entries) {
       if (!sameHost(entry.detailUrl, session.startUrl)) continue;
       const detailUrl = canonicalPageUrl(entry.detailUrl);
-      if (session.listed.has(detailUrl)) continue; // a service shown on two pages is one service
-      session.listed.set(detailUrl, entry);
-      const userData: DetailUserData = { detailUrl, entry };
-      if (session.known.has(detailUrl) && session.hasValidators(detailUrl)) revalidations.push(userData);
-      else details.push(detailRequest(session, userData));
-    }
-    // A batch is not fetched itself: its URL is this listing page's (robots.txt allowed it just
-    // now); the revalidate route checks each of its pages against robots.txt.
-    const batches = [];
-    for (let i = 0; i < revalidations.length; i += REVALIDATION_BATCH) {
-      batches.push({
-        url: request.url,
-        uniqueKey: `${REVALIDATE} ${request.url} ${i}`,
-        label: REVALIDATE,
-        skipNavigation: true,
-        userData: { pages: revalidations.slice(i, i + REVALIDATION_BATCH) },
-      });
+      // A service shown on two pages is one service.
+      if (!session.listed.has(detailUrl)) session.listed.set(detailUrl, entry);
     }
 
+    // The guard bounds only pages no stated count speaks for: a listing that says "Page 1 of
+    // 4,000" is followed to its end, one that keeps linking onwards stops at the limit.
+    const allowed = Math.max(settings.maxListingPages, session.statedListingPages ?? 0);
     const listings = [];
     for (const href of page.listingUrls) {
       if (!sameHost(href, session.startUrl)) continue;
       const url = canonicalPageUrl(href);
       if (session.listingUrls.has(url)) continue;
-      if (session.listingUrls.size >= settings.maxListingPages) {
-        log.warning(`listing page limit (${settings.maxListingPages}) reached; not following ${url}`);
-        break;
+      if (session.listingUrls.size >= allowed) {
+        session.recordListingPageNotFollowed(url, settings.maxListingPages);
+        continue;
       }
       session.listingUrls.add(url);
       listings.push({ url, label: LISTING, headers: session.conditionalHeaders(url) });
     }
-    await context.addRequests([...listings, ...batches, ...details]);
+    await context.addRequests(listings);
   };
 }
 
-async function readListing(
-  context: HttpCrawlingContext,
-  { session, settings, extraction }: RouteDeps,
-): Promise<ListingPage> {
+/** What an unchanged listing page yielded when it was last read (our own earlier write). */
+async function storedListing({ db, session }: RouteDeps, url: string): Promise<ListingPage | null> {
+  const extracted = await loadExtracted(db, session.sourceId, url);
+  return extracted && typeof extracted === "object" && !Array.isArray(extracted)
+    ? (extracted as unknown as ListingPage)
+    : null;
+}
+
+async function readListing(context: HttpCrawlingContext, deps: RouteDeps): Promise<ListingPage> {
+  const { session, settings, extraction } = deps;
   const { request, response, body } = context;
   const url = request.loadedUrl ?? request.url;
   const fingerprint = pageFingerprint(body);
   const cached = session.pageCache.get(request.url);
-  const previous = cached?.contentHash === fingerprint ? session.cachedListing(request.url) : null;
+  const previous = cached?.contentHash === fingerprint ? await storedListing(deps, request.url) : null;
   if (previous) {
     session.counts.pagesUnchanged += 1;
+    session.recordPageChecked(request.url);
     return previous;
   }
   session.counts.pagesFetched += 1;

@@ -36,7 +36,7 @@ export function revalidateRoute({ session, settings, pacer, robotsAllow }: Route
           timeout: { request: timeoutMs },
         });
         if (status === 304) {
-          markUnchanged(session, known);
+          markUnchanged(session, known, page.detailUrl);
           continue;
         }
         if (status === null || status === 429 || status >= 500) fastPath = false;

@@ -1,0 +1,56 @@
+import { writeHeapSnapshot } from "node:v8";
+import { createPrismaClient } from "../src/db/prisma-client";
+// One crawl in a process of its own, for bench/crawl-memory.ts: prints one JSON line with the
+// outcome and the process's peak resident memory.
+import { crawlDirectory } from "../src/sources/html-directory/crawl-directory";
+import { benchLogger } from "./support";
+
+const [databaseUrl, listingUrl, concurrency] = process.argv.slice(2);
+if (!databaseUrl || !listingUrl)
+  throw new Error("usage: crawl-memory-child.ts DATABASE_URL LISTING_URL [concurrency]");
+const db = createPrismaClient(databaseUrl);
+const started = performance.now();
+// Where the resident memory is: the main thread's JavaScript heap, or elsewhere (buffers, worker
+// threads, native allocations).
+let peakHeapMb = 0;
+let snapshotAt = Number(process.env.BENCH_HEAP_SNAPSHOT_MB ?? 0);
+const sampler = setInterval(() => {
+  peakHeapMb = Math.max(peakHeapMb, process.memoryUsage().heapUsed / 1024 / 1024);
+  if (snapshotAt && peakHeapMb > snapshotAt) {
+    snapshotAt = 0;
+    console.error(`heap snapshot: ${writeHeapSnapshot()}`);
+  }
+}, 200);
+const outcome = await crawlDirectory(
+  {
+    db,
+    databaseUrl,
+    logger: benchLogger,
+    settings: {
+      maxConcurrency: Number(concurrency ?? 16),
+      maxRequestsPerMinute: 10_000_000,
+      maxRetries: 2,
+      retryBaseDelayMs: 200,
+      requestTimeoutSeconds: 30,
+      maxPageBytes: 5_242_880,
+      maxListingPages: 2000,
+      runMinutes: 50,
+      respectRobotsTxt: false,
+      userAgent: "x402-catalogue-bench/1.0",
+      progressIntervalMs: 10_000,
+      extractionThreads: 1,
+      labelAliases: () => undefined,
+      allowedNetworks: [],
+    },
+  },
+  { url: listingUrl, trigger: "manual" },
+);
+clearInterval(sampler);
+await db.$disconnect();
+const seconds = (performance.now() - started) / 1000;
+const peakRssMb = process.resourceUsage().maxRSS / 1024;
+const c = "counts" in outcome ? outcome.counts : null;
+const note = c
+  ? `${c.servicesNew} new, ${c.servicesUnchanged} unchanged, ${c.servicesDelisted} delisted; pages ${c.pagesFetched} fetched, ${c.pagesUnchanged} unchanged, ${c.pagesFailed} failed`
+  : "";
+console.log(JSON.stringify({ status: outcome.status, seconds, peakRssMb, peakHeapMb, note }));
