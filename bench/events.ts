@@ -11,6 +11,7 @@ import { ensureOrganisation } from "../src/accounts/organisations";
 import { createPrismaClient, type Database } from "../src/db/prisma-client";
 import { emitEvents, type NewEvent } from "../src/events/emit";
 import { createWebhookEndpoint } from "../src/webhooks/webhook-endpoints";
+import { descendantCpuSeconds, processCpuSeconds } from "./process-cpu";
 import { benchDatabase, markdownTable, startHelperProcess } from "./support";
 
 const SERVICE_ID = "00000000-0000-4000-8000-000000000001";
@@ -95,20 +96,53 @@ interface RunResult {
   missing: number;
   duplicates: number;
   unverified: number;
+  /** CPU seconds each process used during the run (null where /proc is missing). */
+  cpu: CpuSeconds;
 }
+
+interface CpuSeconds {
+  emitter: number | null;
+  worker: number | null;
+  receiver: number | null;
+  postgres: number | null;
+}
+
+/** Where the machine's CPU went: this process, the worker, the receiver and Postgres (all of its processes). */
+function cpuNow(workerPid: number, receiverPid: number): CpuSeconds {
+  const own = process.cpuUsage();
+  return {
+    emitter: (own.user + own.system) / 1e6,
+    worker: processCpuSeconds(workerPid),
+    receiver: processCpuSeconds(receiverPid),
+    postgres: descendantCpuSeconds(process.pid, [workerPid, receiverPid]),
+  };
+}
+
+const cpuSince = (before: CpuSeconds, after: CpuSeconds): CpuSeconds => {
+  const minus = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+  return {
+    emitter: minus(after.emitter, before.emitter),
+    worker: minus(after.worker, before.worker),
+    receiver: minus(after.receiver, before.receiver),
+    postgres: minus(after.postgres, before.postgres),
+  };
+};
 
 async function measure(
   run: string,
   receiverUrl: string,
+  cpu: () => CpuSeconds,
   first: number,
   count: number,
   emit: (commitTimes: number[]) => Promise<void>,
 ): Promise<RunResult> {
   const commitTimes: number[] = new Array(count).fill(Number.NaN);
+  const cpuBefore = cpu();
   const started = now();
   await emit(commitTimes);
   const committed = now();
   const got = await receivedAll(receiverUrl, first + count, 300_000);
+  const cpuUsed = cpuSince(cpuBefore, cpu());
   const received = new Map(got.received);
   const latencies: number[] = [];
   let last = started;
@@ -128,6 +162,7 @@ async function measure(
     missing: count - latencies.length,
     duplicates: got.duplicates,
     unverified: got.unverified,
+    cpu: cpuUsed,
   };
 }
 
@@ -197,10 +232,14 @@ export async function runEventsBenchmark(
     worker = await startWorker(database.url);
 
     const offered = rate * seconds;
+    const { pid: workerPid = 0 } = worker;
+    const { pid: receiverPid = 0 } = receiver;
+    const cpu = () => cpuNow(workerPid, receiverPid);
     const results = [
       await measure(
         `burst, ${BATCH} events per transaction`,
         receiverUrl,
+        cpu,
         0,
         throughputEvents,
         burst(db, 0, throughputEvents),
@@ -208,6 +247,7 @@ export async function runEventsBenchmark(
       await measure(
         `${rate} events/s offered, 1 per transaction`,
         receiverUrl,
+        cpu,
         throughputEvents,
         offered,
         paced(db, throughputEvents, offered, rate, 1),
@@ -215,6 +255,7 @@ export async function runEventsBenchmark(
       await measure(
         `${rate} events/s offered, ${SMALL_BATCH} per transaction`,
         receiverUrl,
+        cpu,
         throughputEvents + offered,
         offered,
         paced(db, throughputEvents + offered, offered, rate, SMALL_BATCH),
@@ -233,6 +274,7 @@ export async function runEventsBenchmark(
         "missing",
         "duplicates",
         "unverified",
+        "CPU s: emitter / worker / receiver / Postgres",
       ],
       results.map((r) => [
         r.run,
@@ -245,6 +287,9 @@ export async function runEventsBenchmark(
         r.missing,
         r.duplicates,
         r.unverified,
+        [r.cpu.emitter, r.cpu.worker, r.cpu.receiver, r.cpu.postgres]
+          .map((seconds) => (seconds === null ? "–" : seconds.toFixed(1)))
+          .join(" / "),
       ]),
     );
     const markdown = [
