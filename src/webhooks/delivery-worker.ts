@@ -14,6 +14,7 @@ import {
   recordAttempts,
   type SettledAttempt,
 } from "./deliveries";
+import { ReceiverAgents } from "./receiver-agents";
 import { signingSecrets } from "./secrets";
 import { retryDelayMs, type WebhookSettings } from "./settings";
 import { signatureHeaders } from "./sign";
@@ -27,6 +28,8 @@ export interface DeliveryDeps {
   /** Injected in tests (secret rotation, failure windows); real time otherwise. */
   now?: () => Date;
   resolve?: HostResolver;
+  /** Keep-alive connections to receivers (the worker's); without them each attempt connects anew. */
+  agents?: ReceiverAgents;
   /** Writes an attempt's outcome; the worker batches them (write-batcher.ts), tests write each at once. */
   settle?: (settled: SettledAttempt) => Promise<void>;
 }
@@ -71,6 +74,7 @@ async function attempt(
       extraHeaders: signatureHeaders(delivery.event.id, at, body, signingSecrets(delivery.endpoint, at)),
       maxBytes: 4096,
       signal: AbortSignal.timeout(deps.settings.timeoutMs),
+      agent: deps.agents?.agentFor(check.target),
     });
     const ok = response.status >= 200 && response.status < 300;
     return record(response.status, ok ? null : `answered ${response.status}`);
@@ -182,7 +186,9 @@ export async function startWebhookDelivery(
     (batch) => recordAttempts(deps.db, batch),
     MAX_SETTLE_BATCH,
   );
-  const delivering: DeliveryDeps = { ...deps, settle: (settled) => settler.record(settled) };
+  // A new connection per attempt was a connect (and for https a handshake) per delivery.
+  const agents = new ReceiverAgents(settings.concurrency);
+  const delivering: DeliveryDeps = { ...deps, agents, settle: (settled) => settler.record(settled) };
   const pump = new JobPump<DueDelivery>({
     concurrency: settings.concurrency,
     pollMs: settings.pollMs,
@@ -221,6 +227,7 @@ export async function startWebhookDelivery(
     async stop() {
       for (const timer of timers) clearInterval(timer);
       await pump.stop();
+      agents.close();
       await releaseClaims(
         deps.db,
         claimed.splice(0).map((delivery) => delivery.id),
