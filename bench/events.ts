@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ensureOrganisation } from "../src/accounts/organisations";
 import { createPrismaClient, type Database } from "../src/db/prisma-client";
 import { emitEvents, type NewEvent } from "../src/events/emit";
+import { DELIVERY_CONCURRENCY } from "../src/webhooks/settings";
 import { createWebhookEndpoint } from "../src/webhooks/webhook-endpoints";
 import { descendantCpuSeconds, processCpuSeconds } from "./process-cpu";
 import { benchDatabase, markdownTable, startHelperProcess } from "./support";
@@ -296,7 +297,7 @@ export async function runEventsBenchmark(
       "## Events benchmark",
       "",
       "Events written through the outbox (`emitEvents` in the change's transaction) by this process, delivered by one " +
-        "`npm run worker` process (default settings: 8 deliveries in flight) to one webhook endpoint, a receiver in " +
+        `\`npm run worker\` process (default settings: ${DELIVERY_CONCURRENCY} deliveries in flight) to one webhook endpoint, a receiver in ` +
         "a process of its own on 127.0.0.1 that verifies every delivery with `standardwebhooks` and answers 204.",
       "Delivered/s: events received per second from the first commit to the last receipt. Latency: from the " +
         "moment the emitting transaction's commit returned to the receiver's receipt (both processes read the same clock).",

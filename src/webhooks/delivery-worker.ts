@@ -148,6 +148,12 @@ export interface WebhookDelivery {
   stop(): Promise<void>;
 }
 
+/**
+ * Database connections delivery needs at once, whatever its concurrency: a claim, a settle batch,
+ * and the rare transaction that disables an endpoint (attempts themselves hold none).
+ */
+export const DELIVERY_CONNECTIONS = 3;
+
 const PRUNE_EVERY_MS = 3_600_000;
 /** Outcomes written per statement at most (a busy worker's batches are its slots' worth anyway). */
 const MAX_SETTLE_BATCH = 500;
