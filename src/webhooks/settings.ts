@@ -21,11 +21,15 @@ export interface WebhookSettings {
 }
 
 /**
- * Deliveries in flight per process. With 8, one worker delivered 434–485 events/s to one loopback
- * receiver; with 32, 879 (both with batched settling and a new connection per attempt, load 7–10
- * on 2 cores; bench/events.ts). A receiver may see this many connections from one process.
+ * Deliveries in flight per process; a receiver may see this many connections from one process.
+ * A slot is held from the claim until the outcome committed, so it spends most of its time
+ * waiting on the receiver and the database, not on CPU. With 8, one worker delivered 434–485
+ * events/s to one loopback receiver; with 32, 879 (batched settling, a new connection per
+ * attempt, load 7–10 on 2 cores). With keep-alive, 64 against 32 alternated: bursts of 629 and
+ * 473 against 377 and 391 delivered/s, with less worker and Postgres CPU per delivery (larger
+ * claims and outcome batches), load 8–19 (bench/events.ts 5000 1000 2).
  */
-export const DELIVERY_CONCURRENCY = 32;
+export const DELIVERY_CONCURRENCY = 64;
 
 export function webhookSettingsFromConfig(config: Config): WebhookSettings {
   return {
