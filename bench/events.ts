@@ -10,14 +10,22 @@ import { fileURLToPath } from "node:url";
 import { ensureOrganisation } from "../src/accounts/organisations";
 import { createPrismaClient, type Database } from "../src/db/prisma-client";
 import { emitEvents, type NewEvent } from "../src/events/emit";
+import { DELIVERY_CONCURRENCY } from "../src/webhooks/settings";
 import { createWebhookEndpoint } from "../src/webhooks/webhook-endpoints";
+import { descendantCpuSeconds, processCpuSeconds } from "./process-cpu";
 import { benchDatabase, markdownTable, startHelperProcess } from "./support";
 
 const SERVICE_ID = "00000000-0000-4000-8000-000000000001";
 /** Events per transaction in the throughput run: a crawl writes its changes in batches like this. */
 const BATCH = 100;
-/** Transactions the paced run may have open at once (each event commits on its own). */
+/** Transactions the paced runs may have open at once. */
 const IN_FLIGHT = 32;
+/**
+ * Events per transaction in the second paced run: real changes come in crawl batches, so an
+ * offered rate is also measured as small transactions (the 1-per-transaction run stays, as the
+ * commit rate this disk allows).
+ */
+const SMALL_BATCH = 10;
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -89,20 +97,53 @@ interface RunResult {
   missing: number;
   duplicates: number;
   unverified: number;
+  /** CPU seconds each process used during the run (null where /proc is missing). */
+  cpu: CpuSeconds;
 }
+
+interface CpuSeconds {
+  emitter: number | null;
+  worker: number | null;
+  receiver: number | null;
+  postgres: number | null;
+}
+
+/** Where the machine's CPU went: this process, the worker, the receiver and Postgres (all of its processes). */
+function cpuNow(workerPid: number, receiverPid: number): CpuSeconds {
+  const own = process.cpuUsage();
+  return {
+    emitter: (own.user + own.system) / 1e6,
+    worker: processCpuSeconds(workerPid),
+    receiver: processCpuSeconds(receiverPid),
+    postgres: descendantCpuSeconds(process.pid, [workerPid, receiverPid]),
+  };
+}
+
+const cpuSince = (before: CpuSeconds, after: CpuSeconds): CpuSeconds => {
+  const minus = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+  return {
+    emitter: minus(after.emitter, before.emitter),
+    worker: minus(after.worker, before.worker),
+    receiver: minus(after.receiver, before.receiver),
+    postgres: minus(after.postgres, before.postgres),
+  };
+};
 
 async function measure(
   run: string,
   receiverUrl: string,
+  cpu: () => CpuSeconds,
   first: number,
   count: number,
   emit: (commitTimes: number[]) => Promise<void>,
 ): Promise<RunResult> {
   const commitTimes: number[] = new Array(count).fill(Number.NaN);
+  const cpuBefore = cpu();
   const started = now();
   await emit(commitTimes);
   const committed = now();
   const got = await receivedAll(receiverUrl, first + count, 300_000);
+  const cpuUsed = cpuSince(cpuBefore, cpu());
   const received = new Map(got.received);
   const latencies: number[] = [];
   let last = started;
@@ -122,6 +163,7 @@ async function measure(
     missing: count - latencies.length,
     duplicates: got.duplicates,
     unverified: got.unverified,
+    cpu: cpuUsed,
   };
 }
 
@@ -137,20 +179,26 @@ function burst(db: Database, first: number, count: number) {
   };
 }
 
-/** `rate` events/s for `count` events, each its own transaction, at most IN_FLIGHT open. */
-function paced(db: Database, first: number, count: number, rate: number) {
+/**
+ * `rate` events/s for `count` events in transactions of `perTransaction`, at most IN_FLIGHT open.
+ * A transaction starts when its first event is due; each event's latency counts from its own
+ * transaction's commit.
+ */
+function paced(db: Database, first: number, count: number, rate: number, perTransaction: number) {
   return async (commitTimes: number[]) => {
     const start = now();
     const open = new Set<Promise<void>>();
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count; i += perTransaction) {
       const due = start + (i * 1000) / rate;
       const wait = due - now();
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
       if (open.size >= IN_FLIGHT) await Promise.race(open);
+      const size = Math.min(perTransaction, count - i);
+      const events = Array.from({ length: size }, (_, j) => event(first + i + j));
       const task: Promise<void> = db
-        .$transaction((tx) => emitEvents(tx, [event(first + i)]))
+        .$transaction((tx) => emitEvents(tx, events))
         .then(() => {
-          commitTimes[i] = now();
+          commitTimes.fill(now(), i, i + size);
         })
         .finally(() => open.delete(task));
       open.add(task);
@@ -185,10 +233,14 @@ export async function runEventsBenchmark(
     worker = await startWorker(database.url);
 
     const offered = rate * seconds;
+    const { pid: workerPid = 0 } = worker;
+    const { pid: receiverPid = 0 } = receiver;
+    const cpu = () => cpuNow(workerPid, receiverPid);
     const results = [
       await measure(
         `burst, ${BATCH} events per transaction`,
         receiverUrl,
+        cpu,
         0,
         throughputEvents,
         burst(db, 0, throughputEvents),
@@ -196,9 +248,18 @@ export async function runEventsBenchmark(
       await measure(
         `${rate} events/s offered, 1 per transaction`,
         receiverUrl,
+        cpu,
         throughputEvents,
         offered,
-        paced(db, throughputEvents, offered, rate),
+        paced(db, throughputEvents, offered, rate, 1),
+      ),
+      await measure(
+        `${rate} events/s offered, ${SMALL_BATCH} per transaction`,
+        receiverUrl,
+        cpu,
+        throughputEvents + offered,
+        offered,
+        paced(db, throughputEvents + offered, offered, rate, SMALL_BATCH),
       ),
     ];
     const ms = (value: number) => value.toFixed(1);
@@ -214,6 +275,7 @@ export async function runEventsBenchmark(
         "missing",
         "duplicates",
         "unverified",
+        "CPU s: emitter / worker / receiver / Postgres",
       ],
       results.map((r) => [
         r.run,
@@ -226,13 +288,16 @@ export async function runEventsBenchmark(
         r.missing,
         r.duplicates,
         r.unverified,
+        [r.cpu.emitter, r.cpu.worker, r.cpu.receiver, r.cpu.postgres]
+          .map((seconds) => (seconds === null ? "–" : seconds.toFixed(1)))
+          .join(" / "),
       ]),
     );
     const markdown = [
       "## Events benchmark",
       "",
       "Events written through the outbox (`emitEvents` in the change's transaction) by this process, delivered by one " +
-        "`npm run worker` process (default settings: 8 deliveries in flight) to one webhook endpoint, a receiver in " +
+        `\`npm run worker\` process (default settings: ${DELIVERY_CONCURRENCY} deliveries in flight) to one webhook endpoint, a receiver in ` +
         "a process of its own on 127.0.0.1 that verifies every delivery with `standardwebhooks` and answers 204.",
       "Delivered/s: events received per second from the first commit to the last receipt. Latency: from the " +
         "moment the emitting transaction's commit returned to the receiver's receipt (both processes read the same clock).",

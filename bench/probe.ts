@@ -115,7 +115,7 @@ async function measure(
     runWorker: true,
   });
   const cpu = process.cpuUsage();
-  const postgresBefore = descendantCpuSeconds(process.pid, fixturesPid);
+  const postgresBefore = descendantCpuSeconds(process.pid, [fixturesPid]);
   const fixturesBefore = processCpuSeconds(fixturesPid);
   const started = performance.now();
   const { peakRssMb } = await sampleRss(async () => {
@@ -128,7 +128,7 @@ async function measure(
   });
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const postgresAfter = descendantCpuSeconds(process.pid, fixturesPid);
+  const postgresAfter = descendantCpuSeconds(process.pid, [fixturesPid]);
   const fixturesAfter = processCpuSeconds(fixturesPid);
   await probing.stop();
   const [window] = await database.db.$queryRaw<{ seconds: number; valid: number }[]>`

@@ -27,14 +27,14 @@ function processTable(): Map<number, [number, number]> {
   return table;
 }
 
-/** CPU seconds of `root`'s descendants (the embedded Postgres and its backends), minus `skip`'s tree. */
-export function descendantCpuSeconds(root: number, skip: number): number | null {
+/** CPU seconds of `root`'s descendants (the embedded Postgres and its backends), minus the trees of `skip`. */
+export function descendantCpuSeconds(root: number, skip: readonly number[]): number | null {
   if (!process.platform.startsWith("linux")) return null;
   const table = processTable();
   let ticks = 0;
   const under = (pid: number): boolean => {
     for (let p = pid, hops = 0; p > 1 && hops < 64; p = table.get(p)?.[0] ?? 0, hops++) {
-      if (p === skip) return false;
+      if (skip.includes(p)) return false;
       if (p === root) return true;
     }
     return false;

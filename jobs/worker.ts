@@ -8,7 +8,7 @@ import { startProbing } from "../src/probe/start-probing";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { DATABASE_LOST, Shutdown } from "../src/runtime/shutdown";
-import { startWebhookDelivery } from "../src/webhooks/delivery-worker";
+import { DELIVERY_CONNECTIONS, startWebhookDelivery } from "../src/webhooks/delivery-worker";
 import { webhookSettingsFromConfig } from "../src/webhooks/settings";
 
 await runCli("worker", async ({ config, logger }) => {
@@ -26,7 +26,7 @@ await runCli("worker", async ({ config, logger }) => {
     const server = await openDatabaseServer(config, logger);
     shutdown.register("database server", () => server.stop());
     server.onLost(() => shutdown.fail(DATABASE_LOST));
-    const connections = Math.min(settings.concurrency, 16) + webhookSettings.concurrency + 2;
+    const connections = Math.min(settings.concurrency, 16) + DELIVERY_CONNECTIONS + 2;
     const db = createPrismaClient(server.url, connections);
     shutdown.register("database client", () => db.$disconnect());
     const probing = await startProbing({ db, databaseUrl: server.url, settings, logger, runWorker: true });

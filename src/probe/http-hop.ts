@@ -15,6 +15,12 @@ export interface HopRequest {
   extraHeaders?: Record<string, string>;
   maxBytes: number;
   signal: AbortSignal;
+  /**
+   * Keeps connections for reuse (webhook deliveries). Every socket it holds must have been
+   * connected to this target's vetted addresses: one agent per address set (src/webhooks/receiver-agents.ts).
+   * Without one, the connection is closed after the answer (probes).
+   */
+  agent?: http.Agent;
 }
 
 export interface HopResponse {
@@ -101,7 +107,8 @@ function readCapped(
 /**
  * One HTTP request to a vetted target. Only our User-Agent, an Accept header and, for methods with
  * a body, an empty JSON object go out: never a payment, wallet, cookie or authorization header
- * (credentials in the URL are dropped too). No connection reuse, so no socket outlives the probe.
+ * (credentials in the URL are dropped too). Without `request.agent` no connection is reused, so no
+ * socket outlives the probe.
  */
 export function sendHop(request: HopRequest): Promise<HopResponse> {
   const { target } = request;
@@ -109,7 +116,7 @@ export function sendHop(request: HopRequest): Promise<HopResponse> {
     "user-agent": request.userAgent,
     accept: "application/json, */*;q=0.5",
     "accept-encoding": "identity",
-    connection: "close",
+    ...(request.agent ? {} : { connection: "close" }),
     ...request.extraHeaders,
   };
   if (request.jsonBody !== null) {
@@ -126,7 +133,7 @@ export function sendHop(request: HopRequest): Promise<HopResponse> {
         path: `${target.url.pathname}${target.url.search}`,
         method: request.method,
         headers,
-        agent: false,
+        agent: request.agent ?? false,
         // TLS still uses the original name for SNI and certificate checks (Node derives it from hostname).
         lookup: pinnedLookup(target),
         signal: request.signal,

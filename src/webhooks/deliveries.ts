@@ -1,7 +1,7 @@
 import type { KeyOwner } from "../accounts/api-keys";
 import type { Database } from "../db/prisma-client";
 import { type EventJson, eventJson } from "../events/event-queries";
-import { Prisma, type WebhookEndpoint } from "../generated/prisma/client";
+import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import type { Environment } from "../generated/prisma/enums";
 
 /** What sending to an endpoint needs (secrets, redaction) and its failure window. */
@@ -111,34 +111,71 @@ export interface AttemptRecord {
   succeeded: boolean;
 }
 
+/** A finished attempt and what it decided: settle the delivery, or retry it at `retryAt`. */
+export interface SettledAttempt {
+  delivery: DueDelivery;
+  attempt: AttemptRecord;
+  /** When to try again; null: no retry (succeeded, or the retry window is over). */
+  retryAt: Date | null;
+}
+
+const settledStatus = ({ attempt, retryAt }: SettledAttempt) =>
+  attempt.succeeded ? "succeeded" : retryAt ? "pending" : "failed";
+
 /**
- * Logs an attempt and settles the delivery: succeeded, retried at `retryAt`, or failed (null:
- * the retry window is over). Success clears the endpoint's failure window; a failure opens it
- * if it was not open. One statement, so it needs no transaction of its own; the endpoint row is
- * written only when its window changes, so concurrent successes never queue on its lock.
+ * Logs attempts and settles their deliveries (succeeded, retried at `retryAt`, or failed) in one
+ * statement, so a worker pays one commit for many deliveries. A delivery deleted meanwhile (its
+ * endpoint was) is skipped rather than failing the others: only rows the update still found get
+ * a log row. Should one delivery appear twice (retried by hand while in flight), its latest
+ * attempt settles it and both are logged. Each endpoint's failure window is then replayed over
+ * its attempts in time order: a success closes it, a failure opens it when closed. The endpoint
+ * row is written only when its window changes, so concurrent successes never queue on its lock.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   db: Pick<Prisma.TransactionClient, "$executeRaw">,
-  delivery: DueDelivery,
-  attempt: AttemptRecord,
-  retryAt: Date | null,
+  settled: readonly SettledAttempt[],
 ): Promise<void> {
-  const status = attempt.succeeded ? "succeeded" : retryAt ? "pending" : "failed";
+  if (settled.length === 0) return;
+  const column = <T>(pick: (row: SettledAttempt) => T) => settled.map(pick);
   await db.$executeRaw`
-    WITH logged AS (
-      INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, duration_ms, response_status, error, succeeded)
-      VALUES (${delivery.id}::uuid, ${attempt.attemptedAt}, ${attempt.durationMs}, ${attempt.responseStatus}::int,
-              ${attempt.error}, ${attempt.succeeded})
+    WITH n AS (
+      SELECT * FROM unnest(${column((s) => s.delivery.id)}::uuid[], ${column((s) => s.delivery.endpoint.id)}::uuid[],
+                           ${column((s) => s.attempt.attemptedAt)}::timestamptz[],
+                           ${column((s) => s.attempt.durationMs)}::int[],
+                           ${column((s) => s.attempt.responseStatus)}::int[], ${column((s) => s.attempt.error)}::text[],
+                           ${column((s) => s.attempt.succeeded)}::boolean[], ${column(settledStatus)}::text[],
+                           ${column((s) => s.retryAt)}::timestamptz[])
+        AS n(delivery_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded, status, retry_at)
+    ), latest AS (
+      SELECT DISTINCT ON (delivery_id) * FROM n ORDER BY delivery_id, attempted_at DESC
     ), settled AS (
-      UPDATE webhook_deliveries
-      SET status = ${status}, next_attempt_at = ${attempt.succeeded ? null : retryAt}::timestamptz,
-          claimed_by = NULL, updated_at = now()
-      WHERE id = ${delivery.id}::uuid
+      UPDATE webhook_deliveries d
+      SET status = latest.status, next_attempt_at = latest.retry_at, claimed_by = NULL, updated_at = now()
+      FROM latest WHERE d.id = latest.delivery_id
+      RETURNING d.id
+    ), logged AS (
+      INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, duration_ms, response_status, error, succeeded)
+      SELECT n.delivery_id, n.attempted_at, n.duration_ms, n.response_status, n.error, n.succeeded
+      FROM n JOIN settled ON settled.id = n.delivery_id
+    ), windows AS (
+      -- opened: the first failure after the endpoint's last success in this batch (null: none).
+      SELECT endpoint_id, succeeded_at,
+             min(attempted_at) FILTER (WHERE NOT succeeded AND attempted_at > coalesce(succeeded_at, '-infinity'))
+               AS opened
+      FROM (SELECT *, max(attempted_at) FILTER (WHERE succeeded) OVER (PARTITION BY endpoint_id) AS succeeded_at
+            FROM n) attempts
+      GROUP BY endpoint_id, succeeded_at
     )
-    UPDATE webhook_endpoints
-    SET failing_since = ${attempt.succeeded ? null : attempt.attemptedAt}::timestamptz, updated_at = now()
-    WHERE id = ${delivery.endpoint.id}::uuid
-      AND ${attempt.succeeded ? Prisma.sql`failing_since IS NOT NULL` : Prisma.sql`failing_since IS NULL`}`;
+    -- The window becomes "opened": closed by a success, reopened by a later failure, or opened by
+    -- failures alone if it was closed. Conditions are on the row as locked, not as first read.
+    UPDATE webhook_endpoints w SET failing_since = windows.opened, updated_at = now()
+    FROM windows
+    WHERE w.id = windows.endpoint_id
+      AND CASE
+        WHEN windows.opened IS NULL THEN w.failing_since IS NOT NULL
+        WHEN windows.succeeded_at IS NULL THEN w.failing_since IS NULL
+        ELSE w.failing_since IS DISTINCT FROM windows.opened
+      END`;
 }
 
 /** The endpoint's deliveries, newest first, each with its attempts. */

@@ -5,6 +5,8 @@ export interface ReceivedRequest {
   path: string;
   body: string;
   headers: Record<string, string>;
+  /** The sender's port: requests with the same one came over one connection. */
+  remotePort: number | undefined;
 }
 
 /**
@@ -39,7 +41,12 @@ export async function startWebhookReceiver() {
     req.on("end", () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) headers[name] = String(value);
-      const request = { path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8"), headers };
+      const request = {
+        path: req.url ?? "",
+        body: Buffer.concat(chunks).toString("utf8"),
+        headers,
+        remotePort: req.socket.remotePort,
+      };
       received.push(request);
       if (receiver.holds > 0) {
         receiver.holds--;

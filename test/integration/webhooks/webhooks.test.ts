@@ -331,6 +331,33 @@ describe("webhook endpoints and signed deliveries", () => {
     }
   });
 
+  it("when a delivering process sends several deliveries to one endpoint, then they share one kept-alive connection", async () => {
+    await database.db.webhookEndpoint.deleteMany();
+    await create(acme.key, { url: `${receiver.url}/kept`, enabled_events: ["*"] });
+    const delivery = await startWebhookDelivery({ ...deps(), databaseUrl: database.url, settings });
+    try {
+      const third = (async () => {
+        for (;;) {
+          const request = await receiver.next();
+          if (receiver.received.filter((r) => r.path === "/kept").length === 3) return request;
+        }
+      })();
+      await database.db.$transaction((tx) =>
+        emitEvents(tx, [listed("kappa"), listed("lambda"), listed("mu")]),
+      );
+      await third;
+    } finally {
+      await delivery.stop();
+    }
+    const got = receiver.received.filter((request) => request.path === "/kept");
+    expect(got.map((request) => request.headers.connection)).toEqual([
+      "keep-alive",
+      "keep-alive",
+      "keep-alive",
+    ]);
+    expect(new Set(got.map((request) => request.remotePort)).size).toBe(1);
+  });
+
   it("when a delivering process stops with claimed deliveries it has not started, then it gives them back unattempted", async () => {
     await database.db.webhookEndpoint.deleteMany();
     await create(acme.key, { url: `${receiver.url}/batch`, enabled_events: ["*"] });
