@@ -6,30 +6,19 @@ import {
   currentSnapshot,
   pruneCatalogueChanges,
 } from "../../../src/catalogue/catalogue-changes";
-import { serviceOrder } from "../../../src/catalogue/service-queries";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { serviceItems } from "../../support/loaded-catalogue";
 import { testLogger } from "../../support/logger";
 
 describe("the in-memory catalogue index follows the database", () => {
   let database: TestDatabase;
   let pool: ReadPool;
-  const names = async (store: CurrentCatalogue): Promise<string[]> => {
-    const index = await store.current();
-    const found = index.services.find(
-      { status: "all" },
-      serviceOrder(undefined, "name"),
-      { offset: 0, limit: 50 },
-      undefined,
-      Date.now(),
-    );
-    return index.services
-      .listing(found)
-      .items.map((item) => (JSON.parse(Buffer.concat(item).toString()) as { name: string }).name);
-  };
+  const names = async (store: CurrentCatalogue): Promise<string[]> =>
+    serviceItems<{ name: string }>(await store.current(), { status: "all" }, "name").map((item) => item.name);
   /** A snapshot as the index loader takes it: the first statement of a REPEATABLE READ transaction. */
   const takeSnapshot = async (): Promise<string> => {
     const reader = await pool.connect();

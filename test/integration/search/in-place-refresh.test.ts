@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedSince, currentSnapshot, probedSince } from "../../../src/catalogue/catalogue-changes";
 import { recordProbe } from "../../../src/catalogue/probe-writes";
-import { serviceOrder } from "../../../src/catalogue/service-queries";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
 import type { LoadedCatalogue } from "../../../src/search/loaded-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { serviceItems } from "../../support/loaded-catalogue";
 import { testLogger } from "../../support/logger";
 import { seedPaymentOptions } from "../../support/payments";
 import { probeOption, probeResult } from "../../support/probe";
@@ -24,19 +24,9 @@ function endpointItems(index: LoadedCatalogue): EndpointItem[] {
   return listing.items.map((parts) => JSON.parse(Buffer.concat(parts).toString()) as EndpointItem);
 }
 
-/** Service names matching the filters, cheapest first. */
-function namesByPrice(index: LoadedCatalogue, filters: { verified?: boolean } = {}): string[] {
-  const found = index.services.find(
-    { status: "listed", ...filters },
-    serviceOrder(undefined, "price"),
-    { offset: 0, limit: 50 },
-    undefined,
-    Date.now(),
-  );
-  return index.services
-    .listing(found)
-    .items.map((item) => (JSON.parse(Buffer.concat(item).toString()) as { name: string }).name);
-}
+/** Listed service names matching the filters, cheapest first. */
+const namesByPrice = (index: LoadedCatalogue, filters: { verified?: boolean } = {}): string[] =>
+  serviceItems<{ name: string }>(index, { status: "listed", ...filters }, "price").map((item) => item.name);
 
 describe("probe results and seen times reach the in-memory catalogue in place", () => {
   let database: TestDatabase;
@@ -135,16 +125,7 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     await database.db.service.updateMany({ data: { lastSeenAt: seenAt } });
     const refreshed = await catalogue.current();
     expect(refreshed).toBe(loaded);
-    const found = refreshed.services.find(
-      { status: "all" },
-      serviceOrder(undefined, "name"),
-      { offset: 0, limit: 50 },
-      undefined,
-      Date.now(),
-    );
-    const items = refreshed.services
-      .listing(found)
-      .items.map((item) => JSON.parse(Buffer.concat(item).toString()) as { last_seen_at: string });
+    const items = serviceItems<{ last_seen_at: string }>(refreshed, { status: "all" }, "name");
     expect(items.map((item) => item.last_seen_at)).toEqual([seenAt.toISOString(), seenAt.toISOString()]);
   });
 
