@@ -57,6 +57,21 @@ describe("database migrations", () => {
     expect(after.every((m) => m.finished_at !== null)).toBe(true);
   });
 
+  it("when the last migration is recorded as failed, then applying refuses as the CLI does, not as up to date", async () => {
+    const failed = await createEmptyDatabase();
+    try {
+      await applyMigrations(failed.url, testLogger);
+      await query(
+        failed.url,
+        `UPDATE _prisma_migrations SET finished_at = NULL
+         WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations)`,
+      );
+      await expect(applyMigrations(failed.url, testLogger)).rejects.toThrow(/P3009|failed migrations/);
+    } finally {
+      await failed.drop();
+    }
+  });
+
   it("when the schema is compared with the migrations, then there is no drift", () => {
     const result = spawnSync(
       process.execPath,
