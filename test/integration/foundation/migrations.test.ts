@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "../../../src/db/migrate";
-import { createEmptyDatabase } from "../../support/database";
+import { createEmptyDatabase, createTestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
@@ -58,9 +58,8 @@ describe("database migrations", () => {
   });
 
   it("when the last migration is recorded as failed, then applying refuses as the CLI does, not as up to date", async () => {
-    const failed = await createEmptyDatabase();
+    const failed = await createTestDatabase(); // migrated (a clone of the template)
     try {
-      await applyMigrations(failed.url, testLogger);
       await query(
         failed.url,
         `UPDATE _prisma_migrations SET finished_at = NULL
