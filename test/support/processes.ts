@@ -26,10 +26,13 @@ export interface StartedProcess {
  * and tsx, is started by startNpmScript (operations.test.ts).
  */
 export function startEntryPoint(script: string, args: string[], env: Record<string, string>): StartedProcess {
+  return startCommand(process.execPath, [...entryPointArgs(script), ...args], env);
+}
+
+/** node's arguments that run an entry point: its bundle for this run, else the script through tsx. */
+export function entryPointArgs(script: string): string[] {
   const bundle = path.join(inject("builtEntryPoints"), `${path.basename(script, ".ts")}.js`);
-  return existsSync(bundle)
-    ? startCommand(process.execPath, [bundle, ...args], env)
-    : startCommand(process.execPath, ["--import", "tsx", script, ...args], env);
+  return existsSync(bundle) ? [bundle] : ["--import", "tsx", script];
 }
 
 /** A built entry point (`npm run build` → dist/), run by node alone as the image runs it. */
