@@ -1,6 +1,6 @@
-import type pg from "pg";
 import type { Environment } from "../accounts/scopes";
 import { queryRows } from "../db/read-pool";
+import type { Transaction } from "../db/transaction";
 import { emitEvents, type NewEvent } from "../events/emit";
 import { Prisma } from "../generated/prisma/client";
 import { formatUsdcUnits } from "./usdc-amount";
@@ -27,7 +27,7 @@ const ownerOf = (row: Owned) => ({ organisationId: row.organisation_id, environm
 const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
 
 export async function announceOrders(
-  tx: pg.PoolClient,
+  tx: Transaction,
   type: OrderEventType,
   orderIds: readonly string[],
 ): Promise<void> {
@@ -79,7 +79,7 @@ export interface PaidInvoice extends Owned {
   paid_at: Date;
 }
 
-export async function announceInvoicePaid(tx: pg.PoolClient, invoice: PaidInvoice): Promise<void> {
+export async function announceInvoicePaid(tx: Transaction, invoice: PaidInvoice): Promise<void> {
   await emitEvents(tx, [
     {
       type: "invoice.paid",
@@ -114,7 +114,7 @@ export interface MovedSubscription extends Owned {
 }
 
 export async function announceSubscription(
-  tx: pg.PoolClient,
+  tx: Transaction,
   subscription: MovedSubscription,
   reason: string,
 ): Promise<void> {

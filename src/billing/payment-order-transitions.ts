@@ -1,6 +1,6 @@
-import type pg from "pg";
 import type { KeyOwner } from "../accounts/api-keys";
 import { queryRows } from "../db/read-pool";
+import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import { announceOrders } from "./billing-events";
 import { settleInvoiceOfOrder, voidInvoicesOfOrders } from "./subscription-transitions";
@@ -18,7 +18,7 @@ interface MovedOrder {
   id: string;
 }
 
-async function releaseAddresses(tx: pg.PoolClient, orderIds: string[]): Promise<void> {
+async function releaseAddresses(tx: Transaction, orderIds: string[]): Promise<void> {
   await queryRows(
     tx,
     Prisma.sql`UPDATE deposit_addresses SET order_id = NULL, released_at = now()
@@ -32,7 +32,7 @@ export type CancelOutcome =
   | { kind: "conflict"; status: string };
 
 /** created → canceled, for the owner's order only. */
-export async function cancelOrder(tx: pg.PoolClient, owner: KeyOwner, id: string): Promise<CancelOutcome> {
+export async function cancelOrder(tx: Transaction, owner: KeyOwner, id: string): Promise<CancelOutcome> {
   const moved = await queryRows<MovedOrder>(
     tx,
     Prisma.sql`UPDATE payment_orders SET status = 'canceled', canceled_at = now(), updated_at = now()
@@ -61,7 +61,7 @@ export async function cancelOrder(tx: pg.PoolClient, owner: KeyOwner, id: string
  * mined in time but still gathering confirmations is credited first. A chain nobody reads any
  * more holds its orders open for at most a day longer. Returns how many moved.
  */
-export async function expireDueOrders(tx: pg.PoolClient): Promise<number> {
+export async function expireDueOrders(tx: Transaction): Promise<number> {
   const moved = await queryRows<MovedOrder>(
     tx,
     Prisma.sql`UPDATE payment_orders o SET status = 'expired', expired_at = now(), updated_at = now()
@@ -99,7 +99,7 @@ export interface ConfirmedTransfer {
  * that is no longer open, or that came after its expiry, is recorded against it, not applied.
  */
 export async function recordTransfer(
-  tx: pg.PoolClient,
+  tx: Transaction,
   transfer: ConfirmedTransfer,
 ): Promise<"duplicate" | "applied" | "recorded"> {
   const [order] = await queryRows<{ id: string }>(

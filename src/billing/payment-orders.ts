@@ -1,7 +1,7 @@
-import type pg from "pg";
 import type { KeyOwner } from "../accounts/api-keys";
 import { EvmAddressDeriver } from "../chain/deposit-address";
-import { type Queryable, queryRows } from "../db/read-pool";
+import { queryRows, type SqlRunner } from "../db/read-pool";
+import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import { announceOrders } from "./billing-events";
 import type { SettlementChain } from "./settlement-chains";
@@ -80,7 +80,7 @@ function ownedBy(owner: KeyOwner): Prisma.Sql {
 }
 
 export async function getPaymentOrder(
-  pool: Queryable,
+  pool: SqlRunner,
   owner: KeyOwner,
   id: string,
 ): Promise<PaymentOrderJson | null> {
@@ -98,7 +98,7 @@ export interface PaymentOrderPage {
 
 /** Most recent first; one row beyond the page tells whether there are more. */
 export async function listPaymentOrders(
-  pool: Queryable,
+  pool: SqlRunner,
   owner: KeyOwner,
   page: { offset: number; limit: number; status?: string },
 ): Promise<PaymentOrderPage> {
@@ -124,11 +124,8 @@ const ADDRESS_REST = "24 hours";
  * A per-chain transaction lock makes concurrent creations take turns, so two open orders never
  * share an address.
  */
-async function allocateAddress(tx: pg.PoolClient, chain: SettlementChain, orderId: string): Promise<string> {
-  await queryRows(
-    tx,
-    Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${`deposit-addresses:${chain.chain}`}))`,
-  );
+async function allocateAddress(tx: Transaction, chain: SettlementChain, orderId: string): Promise<string> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`deposit-addresses:${chain.chain}`}))`;
   const [reused] = await queryRows<{ address: string }>(
     tx,
     Prisma.sql`UPDATE deposit_addresses SET order_id = ${orderId}::uuid, released_at = NULL
@@ -155,7 +152,7 @@ async function allocateAddress(tx: pg.PoolClient, chain: SettlementChain, orderI
 
 /** Creates the order and its payment instructions (one address per accepted asset) in `tx`. */
 export async function createPaymentOrder(
-  tx: pg.PoolClient,
+  tx: Transaction,
   owner: KeyOwner,
   chains: ReadonlyMap<string, SettlementChain>,
   order: NewPaymentOrder,

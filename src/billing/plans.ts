@@ -1,5 +1,5 @@
 import type { Database } from "../db/prisma-client";
-import { type Queryable, queryRows } from "../db/read-pool";
+import { queryRows, type SqlRunner } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { formatUsdcUnits } from "./usdc-amount";
 
@@ -43,7 +43,7 @@ export function listPlans(db: Database): Promise<Plan[]> {
 }
 
 /** One plan as a billing transaction sees it (billing writes go through the pool, not Prisma). */
-export async function findPlan(tx: Queryable, id: string): Promise<Plan | null> {
+export async function findPlan(tx: SqlRunner, id: string): Promise<Plan | null> {
   const [row] = await queryRows<{
     id: string;
     name: string;

@@ -1,6 +1,6 @@
-import type pg from "pg";
-import { queryRows, type ReadPool } from "../db/read-pool";
-import { withTransaction } from "../db/transaction";
+import type { Database } from "../db/prisma-client";
+import { queryRows } from "../db/read-pool";
+import { inTransaction, type Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
 import { moveSubscriptions } from "./subscription-transitions";
@@ -27,7 +27,7 @@ export interface RenewalOutcome {
  * Every step is a conditional update, so running it twice, or beside a settling payment, is safe.
  */
 export async function runRenewals(
-  tx: pg.PoolClient,
+  tx: Transaction,
   settings: BillingSettings,
   at: Date,
 ): Promise<RenewalOutcome> {
@@ -91,22 +91,29 @@ export async function runRenewals(
   return { canceled: canceled.length, renewed: renewed.length, pastDue: pastDue.length };
 }
 
+/** A round renews every due subscription in one transaction (no batching yet): room for many. */
+const ROUND_TIMEOUT_MS = 120_000;
+
 /** The advisory-lock key of the renewal job: one process runs a round at a time. */
 const RENEWAL_LOCK = "x402-catalogue:renewals";
 
 /** One round in one transaction, if no other process is running one (null: another was). */
 export function renewOnce(
-  pool: ReadPool,
+  db: Database,
   settings: BillingSettings,
   at = new Date(),
 ): Promise<RenewalOutcome | null> {
-  return withTransaction(pool, async (tx) => {
-    const [lock] = await queryRows<{ locked: boolean }>(
-      tx,
-      Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtext(${RENEWAL_LOCK})) AS locked`,
-    );
-    return lock?.locked ? runRenewals(tx, settings, at) : null;
-  });
+  return inTransaction(
+    db,
+    async (tx) => {
+      const [lock] = await queryRows<{ locked: boolean }>(
+        tx,
+        Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtext(${RENEWAL_LOCK})) AS locked`,
+      );
+      return lock?.locked ? runRenewals(tx, settings, at) : null;
+    },
+    { timeoutMs: ROUND_TIMEOUT_MS },
+  );
 }
 
 export interface RunningRenewals {
@@ -115,7 +122,7 @@ export interface RunningRenewals {
 
 /** `npm start`: a renewal round every `intervalMs` (RENEWAL_POLL_SECONDS); rounds never overlap. */
 export function startRenewals(options: {
-  pool: ReadPool;
+  db: Database;
   settings: BillingSettings;
   logger: Logger;
   intervalMs: number;
@@ -126,7 +133,7 @@ export function startRenewals(options: {
   const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      round = renewOnce(options.pool, options.settings)
+      round = renewOnce(options.db, options.settings)
         .then((outcome) => {
           if (outcome && outcome.canceled + outcome.renewed + outcome.pastDue > 0) {
             options.logger.info(outcome, "subscription renewals");

@@ -1,6 +1,6 @@
 import { UsdcChainReader } from "../chain/usdc-transfers";
-import type { ReadPool } from "../db/read-pool";
-import { withTransaction } from "../db/transaction";
+import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import type { Logger } from "../logging/logger";
 import { safeError } from "../logging/safe-error";
 import { type HeldLock, tryLockSource } from "../scheduling/source-lock";
@@ -13,7 +13,7 @@ export const SETTLEMENT_LOCK_NAMESPACE = "x402-catalogue:settlement";
 
 export interface SettlementOptions {
   databaseUrl: string;
-  pool: ReadPool;
+  db: Database;
   chains: readonly SettlementChain[];
   logger: Logger;
   /** Pause between rounds (SETTLEMENT_POLL_SECONDS, in ms). */
@@ -48,7 +48,7 @@ class ChainLoop {
     private readonly chain: SettlementChain,
   ) {
     const reader = new UsdcChainReader(chain.rpcUrl, chain.usdcContract);
-    this.watcher = new SettlementWatcher(options.pool, chain, reader, options.logger);
+    this.watcher = new SettlementWatcher(options.db, chain, reader, options.logger);
   }
 
   start(): void {
@@ -71,12 +71,12 @@ class ChainLoop {
   }
 
   private async runRound(): Promise<void> {
-    const { logger, pool, databaseUrl } = this.options;
+    const { logger, db, databaseUrl } = this.options;
     try {
       this.lock ??= await tryLockSource(databaseUrl, this.chain.chain, SETTLEMENT_LOCK_NAMESPACE);
       if (!this.lock) return;
       await this.watcher.catchUp();
-      const expired = await withTransaction(pool, (tx) => expireDueOrders(tx));
+      const expired = await inTransaction(db, (tx) => expireDueOrders(tx), { timeoutMs: 60_000 });
       if (expired > 0) logger.info({ expired }, "expired payment orders");
     } catch (error) {
       // The RPC endpoint or the database failed: the cursor has not moved past anything unrecorded.

@@ -1,6 +1,7 @@
 import type { UsdcChainReader } from "../chain/usdc-transfers";
-import { queryRows, type ReadPool } from "../db/read-pool";
-import { withTransaction } from "../db/transaction";
+import type { Database } from "../db/prisma-client";
+import { queryRows } from "../db/read-pool";
+import { inTransaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
 import { recordTransfer } from "./payment-order-transitions";
@@ -19,7 +20,7 @@ const BLOCKS_PER_RANGE = 2000n;
  */
 export class SettlementWatcher {
   constructor(
-    private readonly pool: ReadPool,
+    private readonly db: Database,
     private readonly chain: SettlementChain,
     private readonly reader: UsdcChainReader,
     private readonly logger: Logger,
@@ -42,23 +43,28 @@ export class SettlementWatcher {
         }
       }
       const toTime = await this.reader.blockTime(to);
-      const outcomes = await withTransaction(this.pool, async (tx) => {
-        const recorded: string[] = [];
-        for (const transfer of transfers) {
-          const blockTime = times.get(transfer.blockNumber) ?? new Date();
-          recorded.push(await recordTransfer(tx, { ...transfer, chain: this.chain.chain, blockTime }));
-        }
-        await queryRows(
-          tx,
-          Prisma.sql`INSERT INTO settlement_cursors (chain, last_block, last_block_time, updated_at)
+      const outcomes = await inTransaction(
+        this.db,
+        async (tx) => {
+          const recorded: string[] = [];
+          for (const transfer of transfers) {
+            const blockTime = times.get(transfer.blockNumber) ?? new Date();
+            recorded.push(await recordTransfer(tx, { ...transfer, chain: this.chain.chain, blockTime }));
+          }
+          await queryRows(
+            tx,
+            Prisma.sql`INSERT INTO settlement_cursors (chain, last_block, last_block_time, updated_at)
                      VALUES (${this.chain.chain}, ${to.toString()}::bigint, ${toTime}, now())
                      ON CONFLICT (chain) DO UPDATE
                        SET last_block = GREATEST(settlement_cursors.last_block, EXCLUDED.last_block),
                            last_block_time = GREATEST(settlement_cursors.last_block_time, EXCLUDED.last_block_time),
                            updated_at = now()`,
-        );
-        return recorded;
-      });
+          );
+          return recorded;
+        },
+        // A range of up to 2,000 blocks may carry many transfers, each a few statements.
+        { timeoutMs: 60_000 },
+      );
       if (transfers.length > 0) {
         this.logger.info(
           { chain: this.chain.chain, fromBlock: String(cursor + 1n), toBlock: String(to), outcomes },
@@ -72,7 +78,7 @@ export class SettlementWatcher {
 
   private async storedCursor(): Promise<bigint | null> {
     const [row] = await queryRows<{ last_block: string }>(
-      this.pool,
+      this.db,
       Prisma.sql`SELECT last_block FROM settlement_cursors WHERE chain = ${this.chain.chain}`,
     );
     return row ? BigInt(row.last_block) : null;
@@ -81,7 +87,7 @@ export class SettlementWatcher {
   /** Every address ever derived on the chain: released ones too, so late payments are recorded. */
   private async addresses(): Promise<string[]> {
     const rows = await queryRows<{ address: string }>(
-      this.pool,
+      this.db,
       Prisma.sql`SELECT address FROM deposit_addresses WHERE chain = ${this.chain.chain} ORDER BY derivation_index`,
     );
     return rows.map((row) => row.address);

@@ -1,5 +1,5 @@
-import type pg from "pg";
 import { queryRows } from "../db/read-pool";
+import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import {
   announceInvoicePaid,
@@ -35,7 +35,7 @@ const MOVED = Prisma.sql`s.id, s.organisation_id, s.environment::text AS environ
  * the states it moves from); the rows as they were are read under the same row locks.
  */
 export async function moveSubscriptions(
-  tx: pg.PoolClient,
+  tx: Transaction,
   where: Prisma.Sql,
   set: Prisma.Sql,
   reason: string,
@@ -61,7 +61,7 @@ export async function moveSubscriptions(
  * is past_due or canceled puts it back on the free plan. Test-environment subscriptions change no
  * limits.
  */
-async function syncOrganisationPlan(tx: pg.PoolClient, subscription: MovedSubscription): Promise<void> {
+async function syncOrganisationPlan(tx: Transaction, subscription: MovedSubscription): Promise<void> {
   if (subscription.environment !== "live" || subscription.status === "incomplete") return;
   const plan = subscription.status === "active" ? subscription.plan_id : FREE_PLAN_ID;
   await queryRows(
@@ -78,7 +78,7 @@ const byId = (id: string) => Prisma.sql`s.id = ${id}::uuid`;
  * the payment buys: the first invoice activates the subscription (its period starts now), an
  * upgrade puts it on the invoice's plan, a renewal brings a past_due subscription back.
  */
-export async function settleInvoiceOfOrder(tx: pg.PoolClient, orderId: string): Promise<void> {
+export async function settleInvoiceOfOrder(tx: Transaction, orderId: string): Promise<void> {
   const [invoice] = await queryRows<PaidInvoice>(
     tx,
     Prisma.sql`UPDATE invoices SET status = 'paid', paid_at = now(), updated_at = now()
@@ -119,7 +119,7 @@ export async function settleInvoiceOfOrder(tx: pg.PoolClient, orderId: string): 
  * An unpaid first invoice ends the subscription before it began; an unpaid renewal ends it; an
  * unpaid upgrade changes nothing (the plan stays).
  */
-export async function voidInvoicesOfOrders(tx: pg.PoolClient, orderIds: readonly string[]): Promise<void> {
+export async function voidInvoicesOfOrders(tx: Transaction, orderIds: readonly string[]): Promise<void> {
   if (orderIds.length === 0) return;
   const voided = await queryRows<{ subscription_id: string; kind: string }>(
     tx,

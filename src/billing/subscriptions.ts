@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type pg from "pg";
 import type { KeyOwner } from "../accounts/api-keys";
-import { type Queryable, queryRows } from "../db/read-pool";
+import { queryRows, type SqlRunner } from "../db/read-pool";
+import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import { cancelOrder } from "./payment-order-transitions";
 import { createPaymentOrder, SETTLEMENT_ASSET } from "./payment-orders";
@@ -125,7 +125,7 @@ function ownedBy(owner: KeyOwner): Prisma.Sql {
 }
 
 export async function getSubscription(
-  pool: Queryable,
+  pool: SqlRunner,
   owner: KeyOwner,
   id: string,
 ): Promise<SubscriptionJson | null> {
@@ -138,7 +138,7 @@ export async function getSubscription(
 
 /** Most recent first; one row beyond the page tells whether there are more. */
 export async function listSubscriptions(
-  pool: Queryable,
+  pool: SqlRunner,
   owner: KeyOwner,
   page: { offset: number; limit: number; status?: string; merchant_user_id?: string },
 ): Promise<{ items: SubscriptionJson[]; has_more: boolean }> {
@@ -156,7 +156,7 @@ export async function listSubscriptions(
 
 /** The portal's invoices, most recent first, at most `limit`. */
 export async function listInvoices(
-  pool: Queryable,
+  pool: SqlRunner,
   owner: KeyOwner,
   filter: { subscription_id?: string; status?: string; limit: number },
 ): Promise<InvoiceJson[]> {
@@ -187,7 +187,7 @@ export interface NewInvoice {
 
 /** An open invoice and the payment order that pays it (USDC on every configured chain), in `tx`. */
 export async function issueInvoice(
-  tx: pg.PoolClient,
+  tx: Transaction,
   settings: BillingSettings,
   owner: KeyOwner,
   invoice: NewInvoice,
@@ -222,7 +222,7 @@ export async function issueInvoice(
 
 const DAY_MS = 86_400_000;
 
-async function sellablePlan(tx: pg.PoolClient, planId: string): Promise<Plan> {
+async function sellablePlan(tx: Transaction, planId: string): Promise<Plan> {
   const plan = await findPlan(tx, planId);
   if (!plan) throw new BillingRefusal("unprocessable", `plan_id: no plan "${planId}" (see GET /v1/plans)`);
   if (plan.priceUnits === 0n || plan.id === FREE_PLAN_ID) {
@@ -237,7 +237,7 @@ async function sellablePlan(tx: pg.PoolClient, planId: string): Promise<Plan> {
  * that is not canceled: its plan is the organisation's (see subscription-transitions.ts).
  */
 export async function createSubscription(
-  tx: pg.PoolClient,
+  tx: Transaction,
   settings: BillingSettings,
   owner: KeyOwner,
   request: { merchantUserId: string; planId: string },
@@ -245,10 +245,7 @@ export async function createSubscription(
 ): Promise<{ subscription: SubscriptionJson; invoice: InvoiceJson }> {
   const plan = await sellablePlan(tx, request.planId);
   // Creations for one owner take turns, so two cannot both find no open subscription.
-  await queryRows(
-    tx,
-    Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${`subscriptions:${owner.organisationId}:${owner.environment}`}))`,
-  );
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`subscriptions:${owner.organisationId}:${owner.environment}`}))`;
   const [open] = await queryRows<{ id: string; status: string }>(
     tx,
     Prisma.sql`SELECT id, status::text AS status FROM subscriptions WHERE ${ownedBy(owner)} AND status <> 'canceled' LIMIT 1`,
@@ -288,11 +285,11 @@ export async function createSubscription(
  * sees the first's invoice and supersedes it. An advisory lock rather than the row lock: the row
  * is locked only after the superseded orders, the order settlement locks them in.
  */
-async function takeTurn(tx: pg.PoolClient, id: string): Promise<void> {
-  await queryRows(tx, Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${`subscription:${id}`}))`);
+async function takeTurn(tx: Transaction, id: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`subscription:${id}`}))`;
 }
 
-async function mustGet(tx: pg.PoolClient, owner: KeyOwner, id: string): Promise<SubscriptionJson> {
+async function mustGet(tx: Transaction, owner: KeyOwner, id: string): Promise<SubscriptionJson> {
   const subscription = await getSubscription(tx, owner, id);
   if (!subscription) throw new Error(`subscription ${id} vanished inside its own transaction`);
   return subscription;
@@ -316,7 +313,7 @@ export interface PlanChange {
  * order canceled) and a scheduled change is replaced.
  */
 export async function changePlan(
-  tx: pg.PoolClient,
+  tx: Transaction,
   settings: BillingSettings,
   owner: KeyOwner,
   id: string,
@@ -411,7 +408,7 @@ export async function changePlan(
  * orders are canceled) and putting a live organisation back on the free plan.
  */
 export async function cancelSubscription(
-  tx: pg.PoolClient,
+  tx: Transaction,
   owner: KeyOwner,
   id: string,
   atPeriodEnd: boolean,

@@ -1,4 +1,5 @@
 import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import { emitEvents } from "../events/emit";
 import type { CrawlStatus, SourceKind } from "../generated/prisma/enums";
 
@@ -67,7 +68,7 @@ export async function finishCrawlRun(
   message: string | null,
 ): Promise<void> {
   const finishedAt = new Date();
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const run = await tx.crawlRun.update({
       where: { id: runId },
       data: {

@@ -1,4 +1,5 @@
 import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import { refreshServiceSearch } from "./search-documents";
 
 /** Namespace of the merge's transaction lock (see source-lock.ts for the crawl locks). */
@@ -17,7 +18,7 @@ const MERGE_LOCK = "x402-catalogue:merge";
  * Returns how many rows changed entry.
  */
 export async function mergeServicesByDomain(db: Database): Promise<number> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${MERGE_LOCK}))`;
     const changed = await tx.$queryRaw<{ id: string; entry: string; previous: string | null }[]>`
       WITH entry AS (

@@ -1,4 +1,5 @@
 import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import { emitEvents } from "../events/emit";
 import type { PaymentDrift, PaymentOption } from "../payments/types";
 import type { ProbeResult } from "../probe/probe-endpoint";
@@ -88,7 +89,7 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
     .map(storablePaymentOption)
     .map((option, position) => ({ ...option, position }));
   const replace = replacesOptions(result);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [before] = await tx.$queryRaw<EndpointVerdict[]>`
       SELECT e.service_id::text, e.method, e.url,
              (SELECT p.outcome FROM endpoint_probes p WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 1) AS outcome

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import { catalogueChangeEvents, serviceRef, serviceStates } from "../events/catalogue-events";
 import { emitEvents } from "../events/emit";
 import type { Prisma } from "../generated/prisma/client";
@@ -54,7 +55,8 @@ export async function saveServices(
   writes: ServiceWrite[],
 ): Promise<Map<string, string>> {
   if (writes.length === 0) return new Map();
-  return db.$transaction(
+  return inTransaction(
+    db,
     async (tx) => {
       const urls = writes.map((w) => w.detailUrl);
       const before = await serviceStates(tx, sourceId, urls);
@@ -74,7 +76,7 @@ export async function saveServices(
       await emitEvents(tx, catalogueChangeEvents(before, await serviceStates(tx, sourceId, urls)));
       return ids;
     },
-    { timeout: 60_000 },
+    { timeoutMs: 60_000 },
   );
 }
 
@@ -247,7 +249,7 @@ export async function saveListingOnlyService(
     select: { id: true },
   });
   if (existing) return { id: existing.id, created: false };
-  const row = await db.$transaction(async (tx) => {
+  const row = await inTransaction(db, async (tx) => {
     const created = await tx.service.create({
       data: {
         sourceId: input.sourceId,
@@ -294,7 +296,7 @@ export async function markListed(
   at: Date,
 ): Promise<void> {
   if (detailUrls.length === 0) return;
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const relisted = await tx.$queryRaw<ChangedStatus[]>`
       UPDATE services s SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
       FROM services old JOIN sources src ON src.id = old.source_id
@@ -344,7 +346,7 @@ export async function delistMissing(
   seenUrls: string[],
   at: Date,
 ): Promise<number> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const delisted = await tx.$queryRaw<ChangedStatus[]>`
       UPDATE services s SET status = 'delisted', delisted_at = ${at}, updated_at = now()
       FROM sources src

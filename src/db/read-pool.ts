@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
 
 export type ReadPool = pg.Pool;
@@ -71,12 +71,35 @@ export function fixedStatement(query: Prisma.Sql): { name: string; text: string 
   return { name: statementName(query.text), text: query.text };
 }
 
-/** Runs SQL built with Prisma.sql (parameterised: values never enter the text). */
+/** Where SQL can run: the pool (or one of its connections), or a Prisma client or transaction. */
+export type SqlRunner = Queryable | Pick<Prisma.TransactionClient, "$queryRaw">;
+
+/** A value as pg returns it: int8 as its exact decimal text, numeric as decimal text (Prisma's Decimal drops trailing zeros). */
+function asPgValue(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof Prisma.Decimal) return value.toFixed();
+  return value;
+}
+
+/**
+ * Runs SQL built with Prisma.sql (parameterised: values never enter the text). Through the pool
+ * for the hot reads; inside a transaction (`inTransaction`) through its `$queryRaw`, on the
+ * transaction's connection, with int8 and numeric turned back into the text pg gives, so a row
+ * reads the same either way.
+ */
 export async function queryRows<Row extends pg.QueryResultRow>(
-  pool: Queryable,
+  pool: SqlRunner,
   query: Prisma.Sql,
   options: QueryOptions = {},
 ): Promise<Row[]> {
+  if ("$queryRaw" in pool) {
+    const rows = await pool.$queryRaw<Record<string, unknown>[]>(query);
+    return rows.map((row) => {
+      const converted: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(row)) converted[key] = asPgValue(value);
+      return converted as Row;
+    });
+  }
   const { text, values } = query;
   const config = options.prepared ? { name: statementName(text), text, values } : { text, values };
   return (await pool.query<Row>(config)).rows;

@@ -1,19 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type pg from "pg";
 import type { KeyOwner } from "../accounts/api-keys";
 import { Prisma } from "../generated/prisma/client";
 import { EVENT_KINDS, type EventData, type EventType } from "./kinds";
 
 /**
  * The outbox's one way in. Call it inside the transaction that makes the change, with that
- * transaction: a Prisma interactive transaction (`db.$transaction(async (tx) => …)`) or a pg
- * client that has run BEGIN. The event rows and a delivery row per subscribed webhook endpoint
+ * transaction (`inTransaction(db, async (tx) => …)`, src/db/transaction.ts). The event rows and a delivery row per subscribed webhook endpoint
  * then commit or roll back with the change, so no event is lost and none is invented.
  *
  *   await emitEvents(tx, [{ type: "service.listed", serviceId, data: { service } }]);
  *   await emitEvents(tx, [{ type: "payment_order.created", owner, data }]); // an owned kind
  */
-export type EventTransaction = Pick<Prisma.TransactionClient, "$executeRaw"> | pg.ClientBase;
+export type EventTransaction = Pick<Prisma.TransactionClient, "$executeRaw">;
 
 /** Who an owned event belongs to: the organisation and environment of a key. */
 export type EventOwner = KeyOwner;
@@ -37,11 +35,6 @@ export type NewEvent = {
  */
 export const DELIVERIES_DUE_CHANNEL = "webhook_deliveries_due";
 
-async function execute(tx: EventTransaction, query: Prisma.Sql): Promise<number> {
-  if ("$executeRaw" in tx) return tx.$executeRaw(query);
-  return (await tx.query({ text: query.text, values: query.values })).rowCount ?? 0;
-}
-
 function checked(event: NewEvent) {
   const kind = EVENT_KINDS[event.type];
   const owned = kind.visibility === "owned";
@@ -60,8 +53,7 @@ export async function emitEvents(tx: EventTransaction, events: readonly NewEvent
   const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
   // One delivery per endpoint that is enabled, belongs to the owner (owned kinds) and selects
   // the kind or "*"; the test event goes to its one endpoint, enabled or not.
-  const deliveries = await execute(
-    tx,
+  const deliveries = await tx.$executeRaw(
     Prisma.sql`
       WITH n AS (
         SELECT * FROM unnest(${column(() => randomUUID())}::uuid[], ${column((r) => r.type)}::text[],
@@ -88,6 +80,6 @@ export async function emitEvents(tx: EventTransaction, events: readonly NewEvent
       END`,
   );
   // Sent when the transaction commits (never for a rollback), once however many emits it made.
-  if (deliveries > 0) await execute(tx, Prisma.sql`SELECT pg_notify(${DELIVERIES_DUE_CHANNEL}, '')`);
+  if (deliveries > 0) await tx.$executeRaw(Prisma.sql`SELECT pg_notify(${DELIVERIES_DUE_CHANNEL}, '')`);
   return deliveries;
 }

@@ -124,7 +124,7 @@ export function createApp({
   app.use(docsRouter());
   app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));
-  app.use(paymentOrdersRouter(pool, settlementChains));
+  app.use(paymentOrdersRouter(db, pool, settlementChains));
   app.use(
     subscriptionsRouter(db, pool, {
       chains: new Map(settlementChains.map((chain) => [chain.chain, chain])),

@@ -102,14 +102,14 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("probing", () => probing.stop());
   const settlement = startSettlement({
     databaseUrl: server.url,
-    pool,
+    db,
     chains: config.SETTLEMENT_CHAINS,
     logger,
     pollMs: config.SETTLEMENT_POLL_SECONDS * 1000,
   });
   shutdown.register("settlement watchers", () => settlement.stop());
   const renewals = startRenewals({
-    pool,
+    db,
     settings: {
       chains: new Map(config.SETTLEMENT_CHAINS.map((chain) => [chain.chain, chain])),
       graceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,

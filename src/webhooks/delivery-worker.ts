@@ -1,4 +1,5 @@
 import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import { emitEvents } from "../events/emit";
 import { pruneEvents } from "../events/event-queries";
 import type { Logger } from "../logging/logger";
@@ -108,7 +109,7 @@ export async function deliver(
   if (!disable) {
     await (deps.settle ?? ((one) => recordAttempts(deps.db, [one])))(settled);
   } else {
-    await deps.db.$transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       await recordAttempts(tx, [settled]);
       const { count } = await tx.webhookEndpoint.updateMany({
         where: { id: delivery.endpoint.id, disabledAt: null },

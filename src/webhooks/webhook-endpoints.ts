@@ -1,5 +1,6 @@
 import type { KeyOwner } from "../accounts/api-keys";
 import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import type { WebhookEndpoint } from "../generated/prisma/client";
 import { newWebhookSecret, ROTATION_GRACE_MS } from "./secrets";
 
@@ -37,7 +38,7 @@ export function createWebhookEndpoint(
   owner: KeyOwner,
   input: WebhookEndpointInput,
 ): Promise<CreatedWebhookEndpoint> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${owner.organisationId}:${owner.environment}`}, 0))`;
     const { plan } = await tx.organisation.findUniqueOrThrow({
       where: { id: owner.organisationId },
@@ -111,7 +112,7 @@ export async function rotateWebhookSecret(
   id: string,
   now: Date,
 ): Promise<WebhookEndpoint | null> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const endpoint = await tx.webhookEndpoint.findFirst({ where: owned(owner, id) });
     if (!endpoint) return null;
     return tx.webhookEndpoint.update({

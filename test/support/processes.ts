@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { createInterface } from "node:readline";
+import { inject } from "vitest";
 
 export interface LogLine {
   msg?: string;
@@ -15,10 +18,21 @@ export interface StartedProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts one of the product's entry points the way a user would, with JSON logs on stdout. */
+/**
+ * Starts one of the product's entry points (`src/main.ts`, `jobs/crawl.ts` …) with JSON logs on
+ * stdout: its bundle, built once for the run by `npm run build`'s command (global setup), as the
+ * image runs it; a script without a bundle runs through tsx. One process either way (no tsx
+ * wrapper), so a signal or SIGKILL reaches the program itself. `npm start` itself, through npm
+ * and tsx, is started by startNpmScript (operations.test.ts).
+ */
 export function startEntryPoint(script: string, args: string[], env: Record<string, string>): StartedProcess {
-  // One process (no tsx wrapper), so a signal or SIGKILL reaches the program itself.
-  return startCommand(process.execPath, ["--import", "tsx", script, ...args], env);
+  return startCommand(process.execPath, [...entryPointArgs(script), ...args], env);
+}
+
+/** node's arguments that run an entry point: its bundle for this run, else the script through tsx. */
+export function entryPointArgs(script: string): string[] {
+  const bundle = path.join(inject("builtEntryPoints"), `${path.basename(script, ".ts")}.js`);
+  return existsSync(bundle) ? [bundle] : ["--import", "tsx", script];
 }
 
 /** A built entry point (`npm run build` → dist/), run by node alone as the image runs it. */

@@ -3,8 +3,9 @@ import { cancelOrder } from "../../billing/payment-order-transitions";
 import { createPaymentOrder, getPaymentOrder, listPaymentOrders } from "../../billing/payment-orders";
 import type { SettlementChain } from "../../billing/settlement-chains";
 import { parseUsdcAmount } from "../../billing/usdc-amount";
+import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
-import { withTransaction } from "../../db/transaction";
+import { inTransaction } from "../../db/transaction";
 import { HttpError } from "../errors";
 import { requestOwner } from "../request-guard";
 import { noQuery } from "../schemas/common";
@@ -17,7 +18,11 @@ import {
 import { parseInput } from "../validation";
 
 /** Payment orders of the calling key's organisation and environment (billing:write / billing:read). */
-export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementChain[]): Router {
+export function paymentOrdersRouter(
+  db: Database,
+  pool: ReadPool,
+  chains: readonly SettlementChain[],
+): Router {
   const router = Router();
   const json = express.json({ limit: "16kb" });
   const byName = new Map(chains.map((chain) => [chain.chain, chain]));
@@ -38,7 +43,7 @@ export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementC
     }
     const expiresAt = orderExpiry(body.expires_at, Date.now());
     if (typeof expiresAt === "string") throw new HttpError(400, expiresAt);
-    const order = await withTransaction(pool, (tx) =>
+    const order = await inTransaction(db, (tx) =>
       createPaymentOrder(tx, owner, byName, {
         merchantOrderId: body.merchant_order_id,
         requestedAmount: body.amount,
@@ -70,7 +75,7 @@ export function paymentOrdersRouter(pool: ReadPool, chains: readonly SettlementC
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(paymentOrderIdParams, req.params, "path");
     const owner = requestOwner(res);
-    const outcome = await withTransaction(pool, (tx) => cancelOrder(tx, owner, id));
+    const outcome = await inTransaction(db, (tx) => cancelOrder(tx, owner, id));
     if (outcome.kind === "not_found") {
       throw new HttpError(404, `No payment order with id ${id} in this organisation and environment`);
     }

@@ -12,7 +12,7 @@ import {
 } from "../../billing/subscriptions";
 import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
-import { withTransaction } from "../../db/transaction";
+import { inTransaction, type Transaction } from "../../db/transaction";
 import { HttpError } from "../errors";
 import { requestOwner } from "../request-guard";
 import { noQuery } from "../schemas/common";
@@ -30,9 +30,9 @@ import { parseInput } from "../validation";
 const STATUS = { not_found: 404, conflict: 409, unprocessable: 422 } as const;
 
 /** Runs a billing change in one transaction; a refusal of the rules becomes its 4xx. */
-async function billingChange<T>(pool: ReadPool, work: Parameters<typeof withTransaction<T>>[1]): Promise<T> {
+async function billingChange<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
   try {
-    return await withTransaction(pool, work);
+    return await inTransaction(db, work);
   } catch (error) {
     if (error instanceof BillingRefusal) throw new HttpError(STATUS[error.reason], error.message);
     throw error;
@@ -53,7 +53,7 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
     parseInput(noQuery, req.query, "query");
     const owner = requestOwner(res);
     const body = parseInput(createSubscriptionBody, req.body ?? {}, "body");
-    const created = await billingChange(pool, (tx) =>
+    const created = await billingChange(db, (tx) =>
       createSubscription(
         tx,
         settings,
@@ -85,7 +85,7 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
     const { id } = parseInput(subscriptionIdParams, req.params, "path");
     const owner = requestOwner(res);
     const body = parseInput(changePlanBody, req.body ?? {}, "body");
-    const change = await billingChange(pool, (tx) =>
+    const change = await billingChange(db, (tx) =>
       changePlan(tx, settings, owner, id, body.plan_id, new Date()),
     );
     res.set("Cache-Control", "no-store").json(change);
@@ -96,7 +96,7 @@ export function subscriptionsRouter(db: Database, pool: ReadPool, settings: Bill
     const { id } = parseInput(subscriptionIdParams, req.params, "path");
     const owner = requestOwner(res);
     const body = parseInput(cancelSubscriptionBody, req.body ?? {}, "body");
-    const subscription = await billingChange(pool, (tx) =>
+    const subscription = await billingChange(db, (tx) =>
       cancelSubscription(tx, owner, id, body.at_period_end),
     );
     res.set("Cache-Control", "no-store").json(subscription);

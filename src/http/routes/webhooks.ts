@@ -1,5 +1,6 @@
 import express, { Router } from "express";
 import type { Database } from "../../db/prisma-client";
+import { inTransaction } from "../../db/transaction";
 import { emitEvents } from "../../events/emit";
 import type { WebhookEndpoint } from "../../generated/prisma/client";
 import { type HostResolver, systemResolver } from "../../probe/resolve-target";
@@ -146,7 +147,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
     const endpoint = await getWebhookEndpoint(db, owner, id);
     if (!endpoint) throw notFound(id);
     if (endpoint.disabledAt) throw new HttpError(409, "This webhook endpoint is disabled; enable it first");
-    await db.$transaction((tx) =>
+    await inTransaction(db, (tx) =>
       emitEvents(tx, [
         {
           type: "webhook_endpoint.test",

@@ -4,7 +4,7 @@ import type { SettlementChain } from "../../../src/billing/settlement-chains";
 import { SETTLEMENT_LOCK_NAMESPACE, startSettlement } from "../../../src/billing/settlement-runner";
 import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
 import { UsdcChainReader } from "../../../src/chain/usdc-transfers";
-import { withTransaction } from "../../../src/db/transaction";
+import { inTransaction } from "../../../src/db/transaction";
 import { tryLockSource } from "../../../src/scheduling/source-lock";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
@@ -54,7 +54,7 @@ describe("settlement on a real local chain", () => {
   const order = async (id: string) => (await call(`/v1/payment-orders/${id}`)).body;
   const newWatcher = () =>
     new SettlementWatcher(
-      api.pool,
+      database.db,
       settlementChain,
       new UsdcChainReader(chain.rpcUrl, chain.usdc),
       testLogger,
@@ -150,7 +150,7 @@ describe("settlement on a real local chain", () => {
     const runners = [1, 2].map(() =>
       startSettlement({
         databaseUrl: database.url,
-        pool: api.pool,
+        db: database.db,
         chains: [settlementChain],
         logger: testLogger,
         pollMs: 50,
@@ -183,7 +183,7 @@ describe("settlement on a real local chain", () => {
       "UPDATE payment_orders SET expires_at = now() - interval '1 millisecond' WHERE id = $1",
       [id],
     );
-    const sweep = () => withTransaction(api.pool, (tx) => expireDueOrders(tx));
+    const sweep = () => inTransaction(database.db, (tx) => expireDueOrders(tx));
     expect(await sweep()).toBe(0);
     await chain.mine(CONFIRMATIONS);
     await watcher.catchUp();

@@ -59,7 +59,7 @@ describe("the billing loop of the README", () => {
     });
     settlement = startSettlement({
       databaseUrl: database.url,
-      pool: api.pool,
+      db: database.db,
       chains: [base],
       logger: testLogger,
       pollMs: 50,

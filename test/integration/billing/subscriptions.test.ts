@@ -6,7 +6,7 @@ import type { SettlementChain } from "../../../src/billing/settlement-chains";
 import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
 import type { BillingSettings } from "../../../src/billing/subscriptions";
 import { UsdcChainReader } from "../../../src/chain/usdc-transfers";
-import { withTransaction } from "../../../src/db/transaction";
+import { inTransaction } from "../../../src/db/transaction";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -37,7 +37,7 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     settings = { chains: new Map([["base", settlementChain]]), graceMs: GRACE };
     api = await startReplica(database, { settlementChains: [settlementChain], subscriptionGraceMs: GRACE });
     watcher = new SettlementWatcher(
-      api.pool,
+      database.db,
       settlementChain,
       new UsdcChainReader(chain.rpcUrl, chain.usdc),
       testLogger,
@@ -241,7 +241,7 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     });
     // Before the period ends the job changes nothing.
     expect(
-      await renewOnce(api.pool, settings, new Date(Date.parse(scheduled.current_period_end) - 1)),
+      await renewOnce(database.db, settings, new Date(Date.parse(scheduled.current_period_end) - 1)),
     ).toEqual({
       canceled: 0,
       renewed: 0,
@@ -249,7 +249,7 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     });
     expect(await organisationPlan("shop")).toBe("pro");
     const end = Date.parse(scheduled.current_period_end);
-    expect(await renewOnce(api.pool, settings, new Date(end + 1_000))).toEqual({
+    expect(await renewOnce(database.db, settings, new Date(end + 1_000))).toEqual({
       canceled: 0,
       renewed: 1,
       pastDue: 0,
@@ -275,7 +275,7 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
       due_at: new Date(end + GRACE).toISOString(),
     });
     // A second run at the same moment finds nothing to do.
-    expect(await renewOnce(api.pool, settings, new Date(end + 1_000))).toEqual({
+    expect(await renewOnce(database.db, settings, new Date(end + 1_000))).toEqual({
       canceled: 0,
       renewed: 0,
       pastDue: 0,
@@ -285,8 +285,8 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
   it("when the renewal invoice is unpaid after the grace time, then the subscription is past_due on the free plan until it is paid", async () => {
     const current = await subscription(shop, subscriptionId);
     const due = Date.parse(current.current_period_start) + GRACE;
-    expect((await renewOnce(api.pool, settings, new Date(due - 1)))?.pastDue).toBe(0);
-    expect((await renewOnce(api.pool, settings, new Date(due)))?.pastDue).toBe(1);
+    expect((await renewOnce(database.db, settings, new Date(due - 1)))?.pastDue).toBe(0);
+    expect((await renewOnce(database.db, settings, new Date(due)))?.pastDue).toBe(1);
     expect(await subscription(shop, subscriptionId)).toMatchObject({
       status: "past_due",
       plan_id: "starter",
@@ -307,8 +307,8 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
   it("when a past_due subscription's renewal order ends unpaid, then the subscription is canceled and the organisation on the free plan", async () => {
     const current = await subscription(shop, subscriptionId);
     const end = Date.parse(current.current_period_end);
-    expect(await renewOnce(api.pool, settings, new Date(end))).toMatchObject({ renewed: 1 });
-    expect(await renewOnce(api.pool, settings, new Date(end + GRACE))).toMatchObject({ pastDue: 1 });
+    expect(await renewOnce(database.db, settings, new Date(end))).toMatchObject({ renewed: 1 });
+    expect(await renewOnce(database.db, settings, new Date(end + GRACE))).toMatchObject({ pastDue: 1 });
     const [renewal] = (
       await call(shop, `/v1/merchant/portal/invoices?subscription_id=${subscriptionId}&status=open`)
     ).body;
@@ -513,9 +513,9 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     expect(again.body).toMatchObject({ status: "active", cancel_at_period_end: true });
     expect(await organisationPlan("rival")).toBe("starter");
     const end = Date.parse(answer.body.current_period_end);
-    await renewOnce(api.pool, settings, new Date(end - 1));
+    await renewOnce(database.db, settings, new Date(end - 1));
     expect(await subscription(rival, rivalSubscriptionId)).toMatchObject({ status: "active" });
-    await renewOnce(api.pool, settings, new Date(end));
+    await renewOnce(database.db, settings, new Date(end));
     const ended = await subscription(rival, rivalSubscriptionId);
     expect(ended).toMatchObject({ status: "canceled", canceled_at: new Date(end).toISOString() });
     expect(await organisationPlan("rival")).toBe("default");
@@ -561,8 +561,8 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     await payInvoice(rival, invoice);
     const end = new Date(Date.parse((await subscription(rival, created.id)).current_period_end));
     const rounds = await Promise.all([
-      renewOnce(api.pool, settings, end),
-      renewOnce(api.pool, settings, end),
+      renewOnce(database.db, settings, end),
+      renewOnce(database.db, settings, end),
     ]);
     const renewals = (
       await call(rival, `/v1/merchant/portal/invoices?subscription_id=${created.id}`)
@@ -628,7 +628,7 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
     ]);
     await chain.mine(1);
     await watcher.catchUp();
-    expect(await withTransaction(api.pool, (tx) => expireDueOrders(tx))).toBe(1);
+    expect(await inTransaction(database.db, (tx) => expireDueOrders(tx))).toBe(1);
     expect(await subscription(late, created.id)).toMatchObject({ status: "canceled" });
     const [voided] = (await call(late, `/v1/merchant/portal/invoices?subscription_id=${created.id}`)).body;
     expect(voided).toMatchObject({ id: invoice.id, status: "void" });
@@ -659,11 +659,11 @@ describe("subscriptions, invoices and renewals on a real local chain", () => {
       await call(edge, `/v1/merchant/subscriptions/${created.id}/change-plan`, "POST", { plan_id: "pro" })
     ).body.invoice;
     const end = new Date(Date.parse((await subscription(edge, created.id)).current_period_end));
-    await renewOnce(api.pool, settings, end);
+    await renewOnce(database.db, settings, end);
     expect(await subscription(edge, created.id)).toMatchObject({ plan_id: "starter", status: "active" });
     expect((await subscription(edge, created.id)).current_period_end).toBe(end.toISOString());
     await payInvoice(edge, upgrade);
-    await renewOnce(api.pool, settings, end);
+    await renewOnce(database.db, settings, end);
     const renewed = await subscription(edge, created.id);
     expect(renewed).toMatchObject({ plan_id: "pro", current_period_start: end.toISOString() });
     const [renewal] = (

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inTransaction } from "../../../src/db/transaction";
 import { type EventOwner, emitEvents, type NewEvent } from "../../../src/events/emit";
 import { pruneEvents } from "../../../src/events/event-queries";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
@@ -69,14 +69,9 @@ describe("the event outbox and GET /v1/events", () => {
     }
   }
 
-  it("when events commit in a Prisma transaction and a pg transaction, then pages of 2 return them all, in order", async () => {
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("a"), listed("b"), listed("c")]));
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    await client.query("BEGIN");
-    await emitEvents(client, [listed("d"), listed("e")]);
-    await client.query("COMMIT");
-    await client.end();
+  it("when events commit in two transactions, then pages of 2 return them all, in order", async () => {
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("a"), listed("b"), listed("c")]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("d"), listed("e")]));
     const { items } = await readAll("/v1/events");
     expect(items.map((item) => item.data.service?.name)).toEqual(["a", "b", "c", "d", "e"]);
     expect(items.every((item) => item.type === "service.listed")).toBe(true);
@@ -85,7 +80,7 @@ describe("the event outbox and GET /v1/events", () => {
   it("when the change's transaction rolls back, then its event never appears", async () => {
     const before = await readAll("/v1/events");
     await expect(
-      database.db.$transaction(async (tx) => {
+      inTransaction(database.db, async (tx) => {
         await emitEvents(tx, [listed("rolled back")]);
         throw new Error("the change failed");
       }),
@@ -97,21 +92,31 @@ describe("the event outbox and GET /v1/events", () => {
 
   it("when an older transaction is still open, then later commits wait behind it and no cursor skips it", async () => {
     const { cursor } = await readAll("/v1/events");
-    const slow = new pg.Client({ connectionString: database.url });
-    await slow.connect();
-    await slow.query("BEGIN");
-    await emitEvents(slow, [listed("slow")]);
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("fast")]));
+    let emitted: () => void = () => undefined;
+    const slowEmitted = new Promise<void>((resolve) => {
+      emitted = resolve;
+    });
+    let finish: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const slow = inTransaction(database.db, async (tx) => {
+      await emitEvents(tx, [listed("slow")]);
+      emitted();
+      await finished;
+    });
+    await slowEmitted;
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("fast")]));
     const meanwhile = await call(api.url, `/v1/events?after=${cursor}`);
     expect(names(meanwhile.body)).toEqual([]);
-    await slow.query("COMMIT");
-    await slow.end();
+    finish();
+    await slow;
     const after = await call(api.url, `/v1/events?after=${cursor}`);
     expect(names(after.body)).toEqual(["slow", "fast"]);
   });
 
   it("when an organisation's own event exists, then only that organisation's keys of that environment read it", async () => {
-    await database.db.$transaction((tx) => emitEvents(tx, [disabled(acmeOwner)]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [disabled(acmeOwner)]));
     const owned = (body: { items: { type: string }[] }) =>
       body.items.filter((item) => item.type === "webhook_endpoint.disabled").length;
     const path = "/v1/events?limit=200";
@@ -123,7 +128,7 @@ describe("the event outbox and GET /v1/events", () => {
 
   it("when types and service_id filter, then only matching events come back; bad filters are a 400", async () => {
     const other = randomUUID();
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("other service", other)]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("other service", other)]));
     const byService = await call(api.url, `/v1/events?service_id=${other}`);
     expect(names(byService.body)).toEqual(["other service"]);
     const byType = await call(api.url, "/v1/events?types=crawl.failed&types=endpoint.added");
@@ -134,7 +139,7 @@ describe("the event outbox and GET /v1/events", () => {
 
   it("when an owned kind is emitted without an owner, then the emitter refuses it", async () => {
     const { owner: _none, ...ownerless } = disabled(acmeOwner) as NewEvent & { owner: EventOwner };
-    await expect(database.db.$transaction((tx) => emitEvents(tx, [ownerless as NewEvent]))).rejects.toThrow(
+    await expect(inTransaction(database.db, (tx) => emitEvents(tx, [ownerless as NewEvent]))).rejects.toThrow(
       "an owner is required",
     );
   });

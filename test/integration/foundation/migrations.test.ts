@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "../../../src/db/migrate";
-import { createEmptyDatabase } from "../../support/database";
+import { createEmptyDatabase, createTestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
@@ -55,6 +55,20 @@ describe("database migrations", () => {
     );
     expect(after.map((m) => m.migration_name)).toEqual(before.map((m) => m.migration_name));
     expect(after.every((m) => m.finished_at !== null)).toBe(true);
+  });
+
+  it("when the last migration is recorded as failed, then applying refuses as the CLI does, not as up to date", async () => {
+    const failed = await createTestDatabase(); // migrated (a clone of the template)
+    try {
+      await query(
+        failed.url,
+        `UPDATE _prisma_migrations SET finished_at = NULL
+         WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations)`,
+      );
+      await expect(applyMigrations(failed.url, testLogger)).rejects.toThrow(/P3009|failed migrations/);
+    } finally {
+      await failed.drop();
+    }
   });
 
   it("when the schema is compared with the migrations, then there is no drift", () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../../src/db/prisma-client";
 import { createReadPool, queryRows } from "../../../src/db/read-pool";
+import { inTransaction } from "../../../src/db/transaction";
 import { Prisma } from "../../../src/generated/prisma/client";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
@@ -21,7 +22,7 @@ describe("one pool per process", () => {
       // The write is visible to the raw SQL on the same single connection.
       const rows = await queryRows<{ n: string }>(pool, Prisma.sql`SELECT count(*)::text AS n FROM sources`);
       expect(rows[0]?.n).toBe("1");
-      await db.$transaction(async (tx) => tx.source.count());
+      await inTransaction(db, async (tx) => tx.source.count());
       expect(pool.totalCount).toBe(1);
       await db.$disconnect();
       await expect(queryRows(pool, Prisma.sql`SELECT 1 AS one`)).resolves.toEqual([{ one: 1 }]);

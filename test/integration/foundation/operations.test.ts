@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { processAlive } from "../../../src/db/embedded-postgres-users";
 import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
+import { preparedDataDir } from "../../support/prepared-data-dir";
 import {
   type StartedProcess,
   startBuiltEntryPoint,
@@ -59,10 +60,16 @@ describe("operations: processes and the embedded database", () => {
     dirs.push(dir);
     return dir;
   }
+  /** A data directory an earlier start already initialised and migrated (no initdb per test). */
+  async function usedDataDir(): Promise<string> {
+    const dir = await preparedDataDir("catalogue-ops-");
+    dirs.push(dir);
+    return dir;
+  }
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`when ${signal} reaches only the npm start process, then node and the embedded postgres stop within 10 s, in a few clean lines`, async () => {
-      const dir = await dataDir();
+      const dir = await usedDataDir();
       const npm = startNpmScript("start", [], productEnv(dir));
       started.push(npm);
       await listeningPort(npm);
@@ -88,7 +95,7 @@ describe("operations: processes and the embedded database", () => {
   }
 
   it("when the process that started the embedded postgres stops, then the API that joined it keeps answering", async () => {
-    const dir = await dataDir();
+    const dir = await usedDataDir();
     const worker = startEntryPoint("jobs/worker.ts", [], { ...productEnv(dir), PROBE_ENABLED: "true" });
     started.push(worker);
     await worker.waitForLog((l) => l.msg === "worker ready");
@@ -115,7 +122,7 @@ describe("operations: processes and the embedded database", () => {
   });
 
   it("when the embedded postgres is stopped underneath the API, then the API exits 1 saying why", async () => {
-    const dir = await dataDir();
+    const dir = await usedDataDir();
     const api = startEntryPoint("src/main.ts", [], productEnv(dir));
     started.push(api);
     await listeningPort(api);
@@ -142,7 +149,7 @@ describe("operations: processes and the embedded database", () => {
     }
     const site = await new FixtureSite().start();
     site.set("/dir", miniListing(["built"])).set("/s/built", miniDetail("built"));
-    const dir = await dataDir();
+    const dir = await usedDataDir();
     const api = startBuiltEntryPoint("dist/main.js", [], productEnv(dir));
     started.push(api);
     try {

@@ -5,6 +5,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
+import { preparedDataDir } from "../../support/prepared-data-dir";
 import { type StartedProcess, startEntryPoint } from "../../support/processes";
 
 const EMBEDDED_PASSWORD = "catalogue-embedded";
@@ -82,7 +83,7 @@ describe("npm start (src/main.ts)", () => {
   });
 
   it("when the process was killed outright, then the next start takes over the data directory", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "catalogue-start-"));
+    const dataDir = await preparedDataDir("catalogue-start-");
     dirs.push(dataDir);
     const killed = await startProduct(dataDir);
     killed.proc.child.kill("SIGKILL"); // no shutdown runs: its Postgres is left behind, holding the directory
@@ -100,7 +101,7 @@ describe("npm start (src/main.ts)", () => {
   });
 
   it("when npm run crawl runs beside npm start on the embedded database, then it shares that server", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "catalogue-start-"));
+    const dataDir = await preparedDataDir("catalogue-start-");
     dirs.push(dataDir);
     const site = await new FixtureSite().start();
     site.set("/dir", miniListing(["shared"])).set("/s/shared", miniDetail("shared"));

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { firstEndpointId, seedBazaarMember, seedPaymentOptions } from "../../support/payments";
+import { entryPointArgs } from "../../support/processes";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 const TOOLS = [
@@ -244,7 +245,7 @@ describe("the MCP server, through the SDK's own client", () => {
     const stdio = new Client({ name: "catalogue-test-stdio", version: "1.0.0" });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", "tsx", "jobs/mcp.ts"],
+      args: entryPointArgs("jobs/mcp.ts"),
       cwd: REPO,
       env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "warn" },
       stderr: "pipe",

@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureOrganisation } from "../../../src/accounts/organisations";
+import { inTransaction } from "../../../src/db/transaction";
 import { emitEvents } from "../../../src/events/emit";
 import { createWebhookEndpoint } from "../../../src/webhooks/webhook-endpoints";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -53,7 +54,7 @@ describe("webhook delivery across a killed process", () => {
     const serviceId = "00000000-0000-4000-8000-000000000001";
     const firstRequest = receiver.next();
     // The change's commit: the event and its delivery row, in one transaction.
-    await database.db.$transaction((tx) =>
+    await inTransaction(database.db, (tx) =>
       emitEvents(tx, [
         {
           type: "service.listed",

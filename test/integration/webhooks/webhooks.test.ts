@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inTransaction } from "../../../src/db/transaction";
 import { emitEvents, type NewEvent } from "../../../src/events/emit";
 import type { HostResolver } from "../../../src/probe/resolve-target";
 import { AddressPolicy } from "../../../src/probe/ssrf-guard";
@@ -168,7 +169,7 @@ describe("webhook endpoints and signed deliveries", () => {
       enabled_events: ["service.listed"],
     });
     const secret: string = created.body.secret;
-    await database.db.$transaction((tx) =>
+    await inTransaction(database.db, (tx) =>
       emitEvents(tx, [
         listed("alpha"),
         {
@@ -192,7 +193,7 @@ describe("webhook endpoints and signed deliveries", () => {
   it("when the receiver answers 500 then 200, then it gets the event exactly once more and both attempts are listed", async () => {
     const created = await create(acme.key, { url: `${receiver.url}/flaky`, enabled_events: ["*"] });
     receiver.statuses.push(500);
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("beta")]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("beta")]));
     await deliverDue();
     const mine = receiver.received.filter((request) => request.path === "/flaky");
     expect(mine.map((request) => request.headers["webhook-id"])).toHaveLength(2);
@@ -242,7 +243,7 @@ describe("webhook endpoints and signed deliveries", () => {
   it("when the secret was rotated 23 h 59 min ago, then both secrets verify; at 24 h 01 min only the new one", async () => {
     const recent = await rotatedAgo("/recent", 23 * HOUR + 59 * 60_000);
     const old = await rotatedAgo("/old", 24 * HOUR + 60_000);
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("gamma")]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("gamma")]));
     await deliverDue();
     const at = (path: string) =>
       receiver.received.find((request) => request.path === path) as ReceivedRequest;
@@ -266,7 +267,7 @@ describe("webhook endpoints and signed deliveries", () => {
       enabled_events: ["webhook_endpoint.disabled"],
     });
     receiver.statuses.push(500);
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("delta")]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("delta")]));
     const [first] = await claimDueDeliveries(database.db, 10, 60_000);
     await deliver(deps(), policy, first as NonNullable<typeof first>);
     receiver.statuses.push(500);
@@ -296,7 +297,7 @@ describe("webhook endpoints and signed deliveries", () => {
   it("when a worker dies holding a claimed delivery, then the delivery is due again after its lease and is delivered", async () => {
     await database.db.webhookEndpoint.deleteMany();
     const created = await create(acme.key, { url: `${receiver.url}/restart`, enabled_events: ["*"] });
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("epsilon")]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("epsilon")]));
     // The claim of a process that then died: a lease of 0 ms ends at once (in production: 70 s).
     expect(await claimDueDeliveries(database.db, 10, 0)).toHaveLength(1);
     await deliverDue();
@@ -322,7 +323,7 @@ describe("webhook endpoints and signed deliveries", () => {
           resolve();
         }, 20);
       });
-      await database.db.$transaction((tx) => emitEvents(tx, [listed("zeta")]));
+      await inTransaction(database.db, (tx) => emitEvents(tx, [listed("zeta")]));
       await woken;
       const got = receiver.received.filter((request) => request.path === "/woken");
       new Webhook(created.body.secret).verify(got[0]?.body ?? "", got[0]?.headers ?? {});
@@ -368,11 +369,11 @@ describe("webhook endpoints and signed deliveries", () => {
     });
     receiver.holds = 2;
     const first = receiver.next();
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("eta")]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("eta")]));
     await first;
     // One slot is free: the claim takes a batch of two, starts one and keeps the other.
     const second = receiver.next();
-    await database.db.$transaction((tx) => emitEvents(tx, [listed("theta"), listed("iota")]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listed("theta"), listed("iota")]));
     await second;
     const stopped = delivery.stop();
     receiver.answerHeld();
