@@ -12,6 +12,7 @@ import {
   serviceEntry,
 } from "./loaded-catalogue";
 import type { ServiceEntry } from "./service-entry";
+import { cheapestPrice } from "./service-table";
 
 /** What changed in place since the catalogue's snapshot, read in one newer snapshot. */
 interface InPlaceChanges {
@@ -28,11 +29,11 @@ interface InPlaceChanges {
  * Brings a loaded catalogue up to date in place with what changed since its snapshot without
  * changing its shape: probe results (the probed endpoints and the facets of their catalogue
  * entries are read again and their entries replaced) and the times crawls last saw services. The
- * text index, columns and sort orders stay. A sweep probes thousands of endpoints a minute and
- * every crawl marks every service it saw: reloading the whole catalogue for those cost every API
- * process seconds of CPU each time. Returns false, and changes nothing, when the catalogue's
- * shape changed too, or when a probe changed what a column or an order holds (an entry's
- * cheapest price): the caller then loads the catalogue whole.
+ * text index, columns and sort orders stay (a probe that moves an entry's cheapest price has the
+ * `price` ranks computed again). A sweep probes thousands of endpoints a minute and every crawl
+ * marks every service it saw: reloading the whole catalogue for those cost every API process
+ * seconds of CPU each time. Returns false, and changes nothing, when the catalogue's shape
+ * changed too, or a column would change: the caller then loads the catalogue whole.
  */
 export async function refreshInPlace(
   pool: ReadPool,
@@ -86,6 +87,7 @@ function applyInPlace(
     endpointUpdates.push([i, next]);
   }
   const serviceUpdates: Array<[number, ServiceEntry]> = [];
+  let pricesMoved = false;
   for (const record of changes.records) {
     const i = services.indexOf(record.id);
     if (i === undefined) return false;
@@ -98,6 +100,7 @@ function applyInPlace(
       serialisers.service,
     );
     if (!indexedFieldsEqual(old, next)) return false;
+    pricesMoved ||= !sameAmount(cheapestPrice(old), cheapestPrice(next));
     serviceUpdates.push([i, next]);
   }
   const seen: Array<[number, number]> = [];
@@ -109,6 +112,7 @@ function applyInPlace(
   for (const [i, entry] of endpointUpdates) endpoints.replace(i, entry);
   for (const [i, entry] of serviceUpdates) services.replace(i, entry);
   for (const [i, lastSeenAt] of seen) services.markSeen(i, lastSeenAt);
+  if (pricesMoved) services.rerankPrices();
   catalogue.snapshot = changes.snapshot;
   return true;
 }
@@ -116,21 +120,13 @@ function applyInPlace(
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
   a.size === b.size && [...a].every((value) => b.has(value));
 
-function cheapest(entry: ServiceEntry): Amount | null {
-  let min: Amount | null = null;
-  for (const { price } of entry.paymentOptions) {
-    if (price !== null && (min === null || compareAmounts(price, min) < 0)) min = price;
-  }
-  return min;
-}
-
 const sameAmount = (a: Amount | null, b: Amount | null) =>
   a === null || b === null ? a === b : compareAmounts(a, b) === 0;
 
 /**
- * The fields the services list holds in columns, lists and sort orders are unchanged, so the new
- * version can take the old one's place. Probes change none of them but the cheapest price (the
- * `price` sort); the rest is checked because a reader cannot afford to be wrong about it.
+ * The fields the services list holds in columns and lists are unchanged, so the new version can
+ * take the old one's place. Probes change none of them (the cheapest price, which they can move,
+ * is ranked again by the table); they are checked because a reader cannot afford to be wrong.
  */
 export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boolean {
   return (
@@ -144,7 +140,6 @@ export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boole
     old.payerCount30d === next.payerCount30d &&
     old.infoUpdatedAt === next.infoUpdatedAt &&
     sameSet(old.tags, next.tags) &&
-    sameSet(old.methods, next.methods) &&
-    sameAmount(cheapest(old), cheapest(next))
+    sameSet(old.methods, next.methods)
   );
 }

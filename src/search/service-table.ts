@@ -1,7 +1,7 @@
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceOrder } from "../catalogue/service-queries";
-import { amountOf, compareAmounts } from "./amounts";
+import { type Amount, amountOf, compareAmounts } from "./amounts";
 import type { ServiceFilters } from "./filters";
 import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
@@ -81,6 +81,15 @@ function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
   if (payment) checks.push(payment);
   if (checks.length === 0) return null;
   return (entry) => checks.every((check) => check(entry));
+}
+
+/** The entry's lowest price per call: what the `price` sort orders by (SQL's entryMinPrice). */
+export function cheapestPrice(entry: ServiceEntry): Amount | null {
+  let min: Amount | null = null;
+  for (const { price } of entry.paymentOptions) {
+    if (price !== null && (min === null || compareAmounts(price, min) < 0)) min = price;
+  }
+  return min;
 }
 
 /** Filters whose lists hold at most 1 entry in SELECTIVE narrow a search before its words do. */
@@ -196,6 +205,35 @@ export class ServiceTable {
   replace(i: number, entry: ServiceEntry): void {
     if (this.at(i).id !== entry.id) throw new Error(`entry ${i} is not ${entry.id}`);
     this.entries[i] = entry;
+  }
+
+  /**
+   * Probes changed some entries' cheapest price: the `price` ranks are computed again from every
+   * entry's payment options (exact decimal order, as Postgres orders numerics; no collation is
+   * involved) and the orders cached for that sort are dropped.
+   */
+  rerankPrices(): void {
+    const prices = this.entries.map(cheapestPrice);
+    const priced = Int32Array.from(this.entries.keys())
+      .filter((i) => prices[i] !== null)
+      .sort((a, b) => compareAmounts(prices[a] as Amount, prices[b] as Amount));
+    let rank = 0;
+    let previous: Amount | null = null;
+    for (const i of priced) {
+      const price = prices[i] as Amount;
+      if (previous === null || compareAmounts(price, previous) !== 0) rank += 1;
+      previous = price;
+      this.setPriceRank(i, rank);
+    }
+    prices.forEach((price, i) => {
+      if (price === null) this.setPriceRank(i, 0);
+    });
+    for (const key of this.orders.keys()) if (key.startsWith("price:")) this.orders.delete(key);
+  }
+
+  private setPriceRank(i: number, rank: number): void {
+    const entry = this.at(i);
+    if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
   }
 
   /** A crawl saw entry i again: only the time it shows moves (no column or order holds it). */

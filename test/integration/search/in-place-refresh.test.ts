@@ -4,7 +4,7 @@ import { recordProbe } from "../../../src/catalogue/probe-writes";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
-import type { LoadedCatalogue } from "../../../src/search/loaded-catalogue";
+import { type LoadedCatalogue, loadCatalogue } from "../../../src/search/loaded-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { serviceItems } from "../../support/loaded-catalogue";
@@ -129,13 +129,21 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     expect(items.map((item) => item.last_seen_at)).toEqual([seenAt.toISOString(), seenAt.toISOString()]);
   });
 
-  it("when a probe changes an entry's cheapest price, then the catalogue loads whole and the price order follows", async () => {
+  it("when a probe changes an entry's cheapest price, then the price order follows in place, ranked as Postgres ranks it", async () => {
     const loaded = await catalogue.current();
     expect(namesByPrice(loaded)).toEqual(["Cheap oracle", "Dear oracle"]);
     await probe("https://dear.test/price", [probeOption({ price_usdc: "0.001", amount_atomic: "1000" })]);
-    const reloaded = await catalogue.current();
-    expect(reloaded).not.toBe(loaded);
-    expect(namesByPrice(reloaded)).toEqual(["Dear oracle", "Cheap oracle"]);
+    const refreshed = await catalogue.current();
+    expect(refreshed).toBe(loaded);
+    expect(namesByPrice(refreshed)).toEqual(["Dear oracle", "Cheap oracle"]);
+    // The ranks computed in place are those a fresh load gets from Postgres.
+    const fresh = await loadCatalogue(pool, catalogueSerialisers);
+    const priceRanks = (index: LoadedCatalogue) =>
+      Array.from({ length: index.services.size }, (_, i) => {
+        const entry = index.services.at(i);
+        return [entry.id, entry.sortRanks.price];
+      }).sort();
+    expect(priceRanks(refreshed)).toEqual(priceRanks(fresh));
   });
 
   it("when a listing's payment option changes, then it is a change of the catalogue", async () => {
