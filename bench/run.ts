@@ -4,8 +4,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { runApiBenchmark } from "./api";
+import { runCatalogueMemoryBenchmark } from "./catalogue-memory";
 import { runCrawlBenchmark } from "./crawl";
 import { runEventsBenchmark } from "./events";
+import { runFreshnessBenchmark } from "./freshness";
 import { runProbeBenchmark } from "./probe";
 
 const sections: string[] = [];
@@ -16,6 +18,10 @@ console.log(sections.at(-1));
 sections.push(await runProbeBenchmark());
 console.log(sections.at(-1));
 sections.push(await runEventsBenchmark());
+console.log(sections.at(-1));
+sections.push(await runFreshnessBenchmark());
+console.log(sections.at(-1));
+sections.push(await runCatalogueMemoryBenchmark());
 console.log(sections.at(-1));
 
 const results = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");

@@ -103,11 +103,11 @@ function applyInPlace(
     pricesMoved ||= !sameAmount(cheapestPrice(old), cheapestPrice(next));
     serviceUpdates.push([i, next]);
   }
-  const seen: Array<[number, number]> = [];
+  const seen: Array<[number, Date]> = [];
   for (const { id, lastSeenAt } of changes.seen) {
     const i = services.indexOf(id);
     if (i === undefined) return false;
-    seen.push([i, lastSeenAt.getTime()]);
+    seen.push([i, lastSeenAt]);
   }
   for (const [i, entry] of endpointUpdates) endpoints.replace(i, entry);
   for (const [i, entry] of serviceUpdates) services.replace(i, entry);

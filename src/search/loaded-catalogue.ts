@@ -65,19 +65,19 @@ export function serviceEntry(
     drift: facets.drift,
     payableEndpoints,
     sortRanks,
-    lastSeenAt: record.lastSeenAt.getTime(),
-    ...splitAtLastSeen(serialise(record), record.lastSeenAt),
+    ...withLastSeenAtOffset(serialise(record), record.lastSeenAt),
   };
 }
 
-/** The item's JSON around the value of `last_seen_at`, which the list writes at request time. */
-function splitAtLastSeen(json: string, lastSeenAt: Date): { jsonHead: Buffer; jsonTail: Buffer } {
-  const field = `"last_seen_at":`;
-  const value = JSON.stringify(lastSeenAt.toISOString());
-  const at = json.indexOf(field + value);
+/** The item's JSON, and where the value of its `last_seen_at` starts in it (in bytes). */
+function withLastSeenAtOffset(json: string, lastSeenAt: Date): { json: Buffer; lastSeenAtOffset: number } {
+  const field = `"last_seen_at":"${lastSeenAt.toISOString()}"`;
+  const at = json.indexOf(field);
   if (at < 0) throw new Error("a service item without its last_seen_at");
-  const end = at + field.length;
-  return { jsonHead: Buffer.from(json.slice(0, end)), jsonTail: Buffer.from(json.slice(end + value.length)) };
+  return {
+    json: Buffer.from(json),
+    lastSeenAtOffset: Buffer.byteLength(json.slice(0, at)) + `"last_seen_at":"`.length,
+  };
 }
 
 export function endpointEntry(

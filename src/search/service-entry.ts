@@ -44,12 +44,11 @@ export interface ServiceEntry {
   payableEndpoints: number;
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
+  /** The list item as the API sends it (UTF-8 JSON: a page is sent without encoding text again). */
+  json: Buffer;
   /**
-   * When a crawl last saw the entry's primary row, epoch milliseconds: kept apart from the item's
-   * JSON because every crawl moves it, and is then brought in place (see in-place-refresh.ts).
+   * Where the item's `last_seen_at` value (ISO text, without its quotes) starts in `json`: every
+   * crawl moves it, and it is then written over in place (see ServiceTable.markSeen).
    */
-  lastSeenAt: number;
-  /** The list item as the API sends it (UTF-8 JSON) up to `"last_seen_at":`, and after its value. */
-  jsonHead: Buffer;
-  jsonTail: Buffer;
+  lastSeenAtOffset: number;
 }

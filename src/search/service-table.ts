@@ -174,12 +174,7 @@ export class ServiceTable {
 
   /** A found page as the list sends it. */
   listing({ page, total }: Found): Listing {
-    const items = page.map((i) => {
-      const entry = this.at(i);
-      const lastSeenAt = Buffer.from(`"${new Date(entry.lastSeenAt).toISOString()}"`);
-      return [entry.jsonHead, lastSeenAt, entry.jsonTail];
-    });
-    return { items, total, fingerprint: page.join(",") };
+    return { items: page.map((i) => [this.at(i).json]), total, fingerprint: page.join(",") };
   }
 
   /** The primary rows' ids of a found page (the CSV export reads those rows). */
@@ -236,9 +231,19 @@ export class ServiceTable {
     if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
   }
 
-  /** A crawl saw entry i again: only the time it shows moves (no column or order holds it). */
-  markSeen(i: number, lastSeenAt: number): void {
-    this.at(i).lastSeenAt = lastSeenAt;
+  /**
+   * A crawl saw entry i again: only the time its item shows moves (no column or order holds it).
+   * ISO times of years 0–9999 have one length, so the new one is written over the old in place:
+   * no allocation for the thousands an unchanged crawl moves. (A response still queued on a slow
+   * socket may then send the newer time, the one the next request would get.)
+   */
+  markSeen(i: number, lastSeenAt: Date): void {
+    const entry = this.at(i);
+    const iso = lastSeenAt.toISOString();
+    // The closing quote must follow: an ISO time of another length would corrupt the item.
+    if (entry.json[entry.lastSeenAtOffset + iso.length] !== 0x22)
+      throw new Error(`a time of another length: ${iso}`);
+    entry.json.write(iso, entry.lastSeenAtOffset, "latin1");
   }
 
   at(i: number): ServiceEntry {
