@@ -9,6 +9,7 @@ import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { type EndpointEntry, EndpointTable } from "./endpoint-table";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
+import { mapInSlices } from "./slices";
 import { TextIndex } from "./text-index";
 
 /**
@@ -157,7 +158,7 @@ export async function loadCatalogue(
   );
   // Built in steps with the event loop free in between (see TextIndex.build).
   const payable = payableEndpointCounts(endpoints);
-  const serviceEntries = entries.map(({ document: _document, sortRanks, ...record }) =>
+  const serviceEntries = await mapInSlices(entries, ({ document: _document, sortRanks, ...record }) =>
     serviceEntry(
       record,
       sortRanks,
@@ -168,7 +169,7 @@ export async function loadCatalogue(
   );
   const serviceText = await TextIndex.build(entries.map((row) => row.document));
   await yieldToEventLoop();
-  const endpointEntries = endpoints.map((row) => endpointEntry(row, serialisers.endpoint));
+  const endpointEntries = await mapInSlices(endpoints, (row) => endpointEntry(row, serialisers.endpoint));
   const endpointText = await TextIndex.build(endpoints.map((row) => row.document));
   return {
     snapshot,
