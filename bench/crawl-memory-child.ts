@@ -3,6 +3,7 @@ import { createPrismaClient } from "../src/db/prisma-client";
 // One crawl in a process of its own, for bench/crawl-memory.ts: prints one JSON line with the
 // outcome and the process's peak resident memory.
 import { crawlDirectory } from "../src/sources/html-directory/crawl-directory";
+import { benchCrawlSettings } from "./crawl-settings";
 import { benchLogger } from "./support";
 
 const [databaseUrl, listingUrl, concurrency] = process.argv.slice(2);
@@ -26,22 +27,8 @@ const outcome = await crawlDirectory(
     db,
     databaseUrl,
     logger: benchLogger,
-    settings: {
-      maxConcurrency: Number(concurrency ?? 16),
-      maxRequestsPerMinute: 10_000_000,
-      maxRetries: 2,
-      retryBaseDelayMs: 200,
-      requestTimeoutSeconds: 30,
-      maxPageBytes: 5_242_880,
-      maxListingPages: 2000,
-      runMinutes: 50,
-      respectRobotsTxt: false,
-      userAgent: "x402-catalogue-bench/1.0",
-      progressIntervalMs: 10_000,
-      extractionThreads: 1,
-      labelAliases: () => undefined,
-      allowedNetworks: [],
-    },
+    // The product's default guard: a 100,000-service listing states its own page count.
+    settings: { ...benchCrawlSettings(Number(concurrency ?? 16)), maxListingPages: 2000 },
   },
   { url: listingUrl, trigger: "manual" },
 );

@@ -45,24 +45,19 @@ export async function runCrawlMemoryBenchmark(services = 10_000, concurrency = 1
     const again = await crawlInChild(database.url, listingUrl, concurrency);
     const table = markdownTable(
       ["run", "status", "seconds", "peak RSS (MB)", "peak main heap (MB)", "notes"],
-      [
+      (
         [
-          "full crawl",
-          full.status,
-          full.seconds.toFixed(1),
-          full.peakRssMb.toFixed(0),
-          full.peakHeapMb.toFixed(0),
-          full.note,
-        ],
-        [
-          "unchanged re-crawl",
-          again.status,
-          again.seconds.toFixed(1),
-          again.peakRssMb.toFixed(0),
-          again.peakHeapMb.toFixed(0),
-          again.note,
-        ],
-      ],
+          ["full crawl", full],
+          ["unchanged re-crawl", again],
+        ] as const
+      ).map(([run, report]) => [
+        run,
+        report.status,
+        report.seconds.toFixed(1),
+        report.peakRssMb.toFixed(0),
+        report.peakHeapMb.toFixed(0),
+        report.note,
+      ]),
     );
     return `### Crawl memory: ${services} services, concurrency ${concurrency}\n\n${table}\n`;
   } finally {

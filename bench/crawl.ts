@@ -3,9 +3,9 @@
 // Standalone: `node --import tsx bench/crawl.ts [services] [concurrency]`.
 import { CheerioCrawler, Configuration } from "@crawlee/cheerio";
 import { MemoryStorage } from "@crawlee/memory-storage";
-import type { CrawlSettings } from "../src/crawl-run/settings";
 import { crawlDirectory } from "../src/sources/html-directory/crawl-directory";
 import { identifyCrawler } from "../src/sources/html-directory/http-hooks";
+import { benchCrawlSettings } from "./crawl-settings";
 import { benchDatabase, benchLogger, markdownTable, startHelperProcess } from "./support";
 
 interface Row {
@@ -14,25 +14,6 @@ interface Row {
   seconds: number;
   pagesPerSecond: number;
   note: string;
-}
-
-function settings(concurrency: number): CrawlSettings {
-  return {
-    maxConcurrency: concurrency,
-    maxRequestsPerMinute: 10_000_000,
-    maxRetries: 2,
-    retryBaseDelayMs: 200,
-    requestTimeoutSeconds: 30,
-    maxPageBytes: 5_242_880,
-    maxListingPages: 10_000,
-    runMinutes: 50,
-    respectRobotsTxt: false,
-    userAgent: "x402-catalogue-bench/1.0",
-    progressIntervalMs: 10_000,
-    extractionThreads: 1,
-    labelAliases: () => undefined,
-    allowedNetworks: [],
-  };
 }
 
 /**
@@ -44,7 +25,7 @@ async function bareCrawl(origin: string, listingPath: string, concurrency: numbe
   let pages = 0;
   const crawler = new CheerioCrawler(
     {
-      preNavigationHooks: [identifyCrawler(settings(concurrency))],
+      preNavigationHooks: [identifyCrawler(benchCrawlSettings(concurrency))],
       minConcurrency: concurrency,
       maxConcurrency: concurrency,
       useSessionPool: false,
@@ -98,7 +79,7 @@ export async function runCrawlBenchmark(services = 10_000, concurrency = 16): Pr
       db: database.db,
       databaseUrl: database.url,
       logger: benchLogger,
-      settings: settings(concurrency),
+      settings: benchCrawlSettings(concurrency),
     };
     const crawlOf = async (label: string) => {
       const run = await timed(() =>

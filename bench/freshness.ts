@@ -19,7 +19,7 @@ import { announceCatalogueChange } from "../src/catalogue/catalogue-changes";
 import { refreshAllSearch } from "../src/catalogue/search-documents";
 import { startProbing } from "../src/probe/start-probing";
 import { generateCatalogue } from "./api-catalogue";
-import { benchProbeSettings } from "./probe";
+import { benchProbeSettings, queued } from "./probe";
 import { processCpuSeconds } from "./process-cpu";
 import { type BenchDatabase, benchDatabase, benchLogger, markdownTable, startHelperProcess } from "./support";
 
@@ -194,11 +194,9 @@ async function sweepCost(database: BenchDatabase, api: ApiProcess, services: num
     await probing.requestSweep();
     let probes = 0;
     while (performance.now() - started < SWEEP_WINDOW_MS) {
-      const [row] = await database.db.$queryRaw<{ probes: number; unfinished: number }[]>`
-        SELECT (SELECT count(*)::int FROM endpoint_probes) AS probes,
-          (SELECT count(*)::int FROM pgboss.job WHERE name = 'probe-endpoint' AND state < 'completed') AS unfinished`;
-      probes = row?.probes ?? 0;
-      if (probes >= endpoints && row?.unfinished === 0) break;
+      const progress = await queued(database);
+      probes = progress.probes;
+      if (probes >= endpoints && progress.unfinished === 0) break;
       await sleep(500);
     }
     const sweepSeconds = (performance.now() - started) / 1000;

@@ -92,7 +92,8 @@ async function sampleRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRs
   }
 }
 
-async function queued(database: BenchDatabase): Promise<{ probes: number; unfinished: number }> {
+/** Probes recorded so far, and probe jobs not yet finished. */
+export async function queued(database: BenchDatabase): Promise<{ probes: number; unfinished: number }> {
   const [row] = await database.db.$queryRaw<{ probes: number; unfinished: number }[]>`
     SELECT (SELECT count(*)::int FROM endpoint_probes) AS probes,
       (SELECT count(*)::int FROM pgboss.job WHERE name = 'probe-endpoint' AND state < 'completed') AS unfinished`;

@@ -21,3 +21,17 @@ export function compareAmounts(a: Amount, b: Amount): number {
   if (a.approx !== b.approx) return a.approx < b.approx ? -1 : 1;
   return compareDecimals(a.exact, b.exact);
 }
+
+/** Equal amounts; a missing amount equals only a missing one. */
+export function sameAmount(a: Amount | null, b: Amount | null): boolean {
+  return a === null || b === null ? a === b : compareAmounts(a, b) === 0;
+}
+
+/** The lowest of the amounts; null when there is none. */
+export function lowestAmount(amounts: Iterable<Amount | null>): Amount | null {
+  let lowest: Amount | null = null;
+  for (const amount of amounts) {
+    if (amount !== null && (lowest === null || compareAmounts(amount, lowest) < 0)) lowest = amount;
+  }
+  return lowest;
+}

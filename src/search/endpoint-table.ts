@@ -1,7 +1,7 @@
 import type { EndpointSort } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import { type Amount, amountOf, compareAmounts } from "./amounts";
+import { type Amount, amountOf, compareAmounts, sameAmount } from "./amounts";
 import type { EndpointFilters } from "./filters";
 import { ordinals, pageByKeys } from "./page-order";
 import type { Listing } from "./service-table";
@@ -105,13 +105,8 @@ export class EndpointTable {
     const old = this.at(i);
     if (old.id !== entry.id) throw new Error(`endpoint entry ${i} is not ${entry.id}`);
     this.entries[i] = entry;
-    const samePrice =
-      old.minPrice === entry.minPrice ||
-      (old.minPrice !== null &&
-        entry.minPrice !== null &&
-        compareAmounts(old.minPrice, entry.minPrice) === 0);
     // The price order is computed again when next asked for.
-    if (!samePrice) this.byPrice = null;
+    if (!sameAmount(old.minPrice, entry.minPrice)) this.byPrice = null;
   }
 
   private priceOrder(): { sorted: Int32Array; place: Int32Array } {

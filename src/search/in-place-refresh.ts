@@ -3,7 +3,7 @@ import { type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-quer
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
 import { entriesLastSeen, entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
-import { type Amount, compareAmounts } from "./amounts";
+import { sameAmount } from "./amounts";
 import {
   type CatalogueSerialisers,
   endpointEntry,
@@ -119,9 +119,6 @@ function applyInPlace(
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
   a.size === b.size && [...a].every((value) => b.has(value));
-
-const sameAmount = (a: Amount | null, b: Amount | null) =>
-  a === null || b === null ? a === b : compareAmounts(a, b) === 0;
 
 /**
  * The fields the services list holds in columns and lists are unchanged, so the new version can

@@ -5,7 +5,7 @@ import { type EndpointHit, type ListedEndpoint, listedEndpoints } from "../catal
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
 import { allEntries, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
-import { type Amount, amountOf, compareAmounts } from "./amounts";
+import { amountOf, lowestAmount } from "./amounts";
 import { type EndpointEntry, EndpointTable } from "./endpoint-table";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
@@ -95,10 +95,7 @@ export function endpointEntry(
       [o.network, o.networkName].flatMap((n) => (n === null ? [] : [n.toLowerCase()])),
     ),
     prices,
-    minPrice: prices.reduce<Amount | null>(
-      (min, p) => (min === null || compareAmounts(p, min) < 0 ? p : min),
-      null,
-    ),
+    minPrice: lowestAmount(prices),
     drift: row.drift !== null,
     lastVerifiedAt: time(row.lastVerifiedAt),
     payable: row.payability.payable,

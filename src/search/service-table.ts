@@ -1,7 +1,7 @@
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceOrder } from "../catalogue/service-queries";
-import { type Amount, amountOf, compareAmounts } from "./amounts";
+import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
 import type { ServiceFilters } from "./filters";
 import { ordinals, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
@@ -85,11 +85,7 @@ function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
 
 /** The entry's lowest price per call: what the `price` sort orders by (SQL's entryMinPrice). */
 export function cheapestPrice(entry: ServiceEntry): Amount | null {
-  let min: Amount | null = null;
-  for (const { price } of entry.paymentOptions) {
-    if (price !== null && (min === null || compareAmounts(price, min) < 0)) min = price;
-  }
-  return min;
+  return lowestAmount(entry.paymentOptions.map((option) => option.price));
 }
 
 /** Filters whose lists hold at most 1 entry in SELECTIVE narrow a search before its words do. */
