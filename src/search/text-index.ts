@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { hasBit, lowerBound } from "./sorted-lists";
 import {
   candidates,
@@ -9,11 +10,11 @@ import {
 } from "./text-matching";
 import {
   bitIndex,
-  buildPostings,
   type Documents,
   NO_POSTING,
   type Posting,
-  type Postings,
+  Postings,
+  PostingsBuilder,
   termIndex,
 } from "./text-postings";
 import { type RankedQuery, rankDocument, rankPlainAnd } from "./text-ranking";
@@ -77,28 +78,42 @@ interface PreparedQuery extends RankedQuery {
 }
 
 const EMPTY_RANKS = new Float32Array(0);
+const YIELD_EVERY = 500;
 
 export class TextIndex {
-  private readonly lexicon: Map<string, number>;
-  private readonly postings: Posting[];
+  private readonly postings: Postings;
   private readonly documents: Documents;
 
-  private constructor({ lexicon, postings, documents }: Postings) {
-    this.lexicon = lexicon;
-    this.postings = postings;
+  constructor(
+    private readonly lexicon: Map<string, number>,
+    documents: Documents,
+    ranks: Float32Array,
+  ) {
     this.documents = documents;
+    this.postings = new Postings(documents, ranks);
+  }
+
+  /** The index of documents added to a builder (see PostingsBuilder). */
+  static of(builder: PostingsBuilder): TextIndex {
+    const { lexicon, documents, ranks } = builder.finish();
+    return new TextIndex(lexicon, documents, ranks);
   }
 
   /**
    * Documents as Postgres prints tsvectors; null for a document that was never built. Yields to
-   * the event loop every few hundred documents (see buildPostings).
+   * the event loop every few hundred documents: an API process keeps answering while it builds.
    */
   static async build(texts: ReadonlyArray<string | null>): Promise<TextIndex> {
-    return new TextIndex(await buildPostings(texts));
+    const builder = new PostingsBuilder();
+    for (const [doc, text] of texts.entries()) {
+      if (doc % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
+      builder.add(text);
+    }
+    return TextIndex.of(builder);
   }
 
   get size(): number {
-    return this.documents.docStarts.length - 1;
+    return this.documents.documentCount;
   }
 
   /**
@@ -153,7 +168,7 @@ export class TextIndex {
     if (prepared.rankTerms.some((ids) => ids.length === 0)) return new Collector(0, false).matches();
     const words = prepared.rankTerms.length;
     // The words' postings, then the documents the caller allows (a list like a posting, no word).
-    const lists = prepared.rankTerms.map(([id]) => this.postings[id ?? -1] ?? NO_POSTING);
+    const lists = prepared.rankTerms.map(([id]) => this.postings.posting(id ?? -1));
     if (within !== null) lists.push({ ...NO_POSTING, docs: within });
     let driver = 0;
     lists.forEach((list, j) => {

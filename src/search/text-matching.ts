@@ -1,4 +1,4 @@
-import { type Documents, EMPTY, NO_POSTING, type Posting, termIndex, union } from "./text-postings";
+import { type Documents, EMPTY, type Postings, termIndex, union } from "./text-postings";
 import type { TsQuery } from "./tsquery";
 
 /**
@@ -38,11 +38,11 @@ export function resolveTerms(query: TsQuery, lexicon: Map<string, number>): Lexe
 }
 
 /** A superset of the matching documents, ascending; null when any document may match (NOT). */
-export function candidates(node: TsQuery, postings: Posting[], ids: LexemeIds): Int32Array | null {
+export function candidates(node: TsQuery, postings: Postings, ids: LexemeIds): Int32Array | null {
   switch (node.kind) {
     case "term": {
       const id = ids.get(node) ?? -1;
-      return id < 0 ? EMPTY : (postings[id] ?? NO_POSTING).docs;
+      return id < 0 ? EMPTY : postings.posting(id).docs;
     }
     case "not":
       return null;

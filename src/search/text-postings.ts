@@ -1,18 +1,20 @@
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { bitset } from "./sorted-lists";
 import { rankWord, type TermPositions } from "./text-ranking";
 import { parseTsVector } from "./tsvector";
 
 /**
- * Every document in flat arrays (a few typed arrays in all, rather than objects per document):
- * document d has the terms termIds[docStarts[d]..docStarts[d+1]) (lexeme ids, ascending), and term
- * k has the positions positions[termStarts[k]..termEnds[k]), each (position << 2) | weight code
- * (3 = A … 0 = D), ascending by position. Positions are stored lexeme by lexeme (a posting's
- * positions together, in its document order), so a search walking postings reads them in order.
+ * Every document's words in a few flat arrays for the whole index (compressed sparse rows, lexeme
+ * by lexeme), never typed arrays per lexeme: a catalogue has hundreds of thousands of lexemes,
+ * most in a document or two, and a typed array costs ~300 bytes of headers and allocation before
+ * its first element. Occurrence o (one lexeme in one document) is docs[o]; lexeme l's occurrences
+ * are lexemeStarts[l]..lexemeStarts[l+1), ascending by document; occurrence o's positions are
+ * positions[termStarts[o]..termEnds[o]), each (position << 2) | weight code (3 = A … 0 = D). An
+ * occurrence's index is the "term slot" ranking reads positions by.
  */
 export interface Documents extends TermPositions {
-  docStarts: Int32Array;
-  termIds: Int32Array;
+  documentCount: number;
+  lexemeStarts: Int32Array;
+  docs: Int32Array;
 }
 
 /** A lexeme's documents (ascending) and, in parallel, where its positions are and its rank alone. */
@@ -32,13 +34,6 @@ export interface Posting {
   bitCounts: Int32Array | null;
 }
 
-/** The documents as the text index reads them: lexeme ids, postings and positions. */
-export interface Postings {
-  lexicon: Map<string, number>;
-  postings: Posting[];
-  documents: Documents;
-}
-
 export const EMPTY = new Int32Array(0);
 export const NO_POSTING: Posting = {
   docs: EMPTY,
@@ -49,108 +44,176 @@ export const NO_POSTING: Posting = {
 };
 /** A posting in at least 1 document in DENSE gets a bitset (see Posting.bits). */
 const DENSE = 32;
-const YIELD_EVERY = 500;
+
+/** A growing list of 32-bit integers in one typed array (doubling), for building the flat arrays. */
+class IntList {
+  private values = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length] = value;
+    this.length += 1;
+  }
+
+  at(i: number): number {
+    return this.values[i] as number;
+  }
+
+  /** Adds `by` to the value at i. */
+  addAt(i: number, by: number): void {
+    this.values[i] = (this.values[i] as number) + by;
+  }
+
+  /** The values as an array of exactly their length. */
+  done(): Int32Array {
+    return this.values.slice(0, this.length);
+  }
+}
 
 /**
- * Documents as Postgres prints tsvectors; null for a document that was never built. Yields to
- * the event loop every few hundred documents: an API process keeps answering (from its previous
- * index) while it builds the next.
+ * Builds the index's postings from documents added one at a time (as Postgres prints tsvectors),
+ * so a caller can read them in batches and free the text as it goes. Documents are parsed into
+ * document-major flat lists, rearranged lexeme by lexeme when done.
  */
-export async function buildPostings(texts: ReadonlyArray<string | null>): Promise<Postings> {
-  const lexicon = new Map<string, number>();
-  const postingDocs: number[][] = [];
-  const docStarts = new Int32Array(texts.length + 1);
-  const termIds: number[] = [];
-  /** Each term's positions as parsed, document by document (rearranged lexeme by lexeme below). */
-  const parsedPositions: number[][] = [];
-  for (const [doc, text] of texts.entries()) {
-    if (doc % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
-    docStarts[doc] = termIds.length;
-    const entries = (text === null ? [] : parseTsVector(text)).map(({ lexeme, positions: at }) => {
-      let id = lexicon.get(lexeme);
+export class PostingsBuilder {
+  private readonly lexicon = new Map<string, number>();
+  private readonly occurrencesOf = new IntList();
+  private readonly positionsOf = new IntList();
+  /** Document-major: each document's (lexeme id, position count) pairs, and the positions. */
+  private readonly docTermStarts = new IntList();
+  private readonly termIds = new IntList();
+  private readonly termCounts = new IntList();
+  private readonly parsed = new IntList();
+
+  /** Adds the next document; null for a document that was never built. */
+  add(text: string | null): void {
+    this.docTermStarts.push(this.termIds.length);
+    if (text === null) return;
+    const terms = parseTsVector(text).map(({ lexeme, positions }) => {
+      let id = this.lexicon.get(lexeme);
       if (id === undefined) {
-        id = lexicon.size;
-        lexicon.set(lexeme, id);
-        postingDocs.push([]);
+        id = this.lexicon.size;
+        this.lexicon.set(lexeme, id);
+        this.occurrencesOf.push(0);
+        this.positionsOf.push(0);
       }
-      return { id, at };
+      return { id, positions };
     });
-    entries.sort((a, b) => a.id - b.id);
-    for (const { id, at } of entries) {
-      postingDocs[id]?.push(doc);
-      termIds.push(id);
-      parsedPositions.push(at);
+    terms.sort((a, b) => a.id - b.id);
+    for (const { id, positions } of terms) {
+      this.termIds.push(id);
+      this.termCounts.push(positions.length);
+      for (const position of positions) this.parsed.push(position);
+      this.occurrencesOf.addAt(id, 1);
+      this.positionsOf.addAt(id, positions.length);
     }
   }
-  docStarts[texts.length] = termIds.length;
-  const documents = lexemeMajor(lexicon.size, Int32Array.from(termIds), parsedPositions, docStarts);
-  const postings = postingDocs.map((docs): Posting => {
-    const bits = docs.length * DENSE >= texts.length ? bitset(docs, texts.length) : null;
-    return {
-      docs: Int32Array.from(docs),
-      starts: new Int32Array(docs.length + 1),
-      ranks: new Float32Array(docs.length),
-      bits,
-      bitCounts: bits === null ? null : prefixCounts(bits),
-    };
-  });
-  // Each posting's position ranges and ranks alone, filled in document order (its own order).
-  const filled = new Int32Array(postings.length);
-  for (let k = 0; k < termIds.length; k += 1) {
-    const posting = postings[termIds[k] as number] as Posting;
-    const i = filled[termIds[k] as number] as number;
-    const start = documents.termStarts[k] as number;
-    const end = documents.termEnds[k] as number;
-    posting.starts[i] = start;
-    posting.starts[i + 1] = end;
-    posting.ranks[i] = rankWord(documents.positions, start, end);
-    filled[termIds[k] as number] = i + 1;
+
+  get documentCount(): number {
+    return this.docTermStarts.length;
   }
-  return { lexicon, postings, documents };
+
+  /** The lexicon and flat arrays, lexeme by lexeme; the builder is spent. */
+  finish(): { lexicon: Map<string, number>; documents: Documents; ranks: Float32Array } {
+    const lexemes = this.lexicon.size;
+    const documentCount = this.documentCount;
+    const lexemeStarts = new Int32Array(lexemes + 1);
+    const positionStartOf = new Int32Array(lexemes + 1);
+    for (let l = 0; l < lexemes; l += 1) {
+      lexemeStarts[l + 1] = (lexemeStarts[l] as number) + this.occurrencesOf.at(l);
+      positionStartOf[l + 1] = (positionStartOf[l] as number) + this.positionsOf.at(l);
+    }
+    const occurrences = lexemeStarts[lexemes] as number;
+    const docs = new Int32Array(occurrences);
+    const termStarts = new Int32Array(occurrences + 1);
+    const positions = new Int32Array(positionStartOf[lexemes] as number);
+    const ranks = new Float32Array(occurrences);
+    // Where each lexeme's next occurrence and positions go; documents arrive in order, so each
+    // lexeme's occurrences stay ascending by document.
+    const nextOccurrence = lexemeStarts.slice(0, lexemes);
+    const nextPosition = positionStartOf.slice(0, lexemes);
+    let read = 0;
+    for (let doc = 0; doc < documentCount; doc += 1) {
+      const end = doc + 1 < documentCount ? this.docTermStarts.at(doc + 1) : this.termIds.length;
+      for (let k = this.docTermStarts.at(doc); k < end; k += 1) {
+        const id = this.termIds.at(k);
+        const o = nextOccurrence[id] as number;
+        const start = nextPosition[id] as number;
+        const count = this.termCounts.at(k);
+        docs[o] = doc;
+        termStarts[o] = start;
+        for (let p = 0; p < count; p += 1) positions[start + p] = this.parsed.at(read + p);
+        read += count;
+        ranks[o] = rankWord(positions, start, start + count);
+        nextOccurrence[id] = o + 1;
+        nextPosition[id] = start + count;
+      }
+    }
+    // Occurrences of one lexeme have consecutive positions and lexemes follow each other, so each
+    // occurrence's positions end where the next one's start.
+    termStarts[occurrences] = positions.length;
+    return {
+      lexicon: this.lexicon,
+      documents: {
+        documentCount,
+        lexemeStarts,
+        docs,
+        termStarts,
+        termEnds: termStarts.subarray(1),
+        positions,
+      },
+      ranks,
+    };
+  }
 }
 
-/**
- * The documents' arrays with the parsed positions laid out lexeme by lexeme: each posting's
- * positions together and in its document order, the order a search reads them in.
- */
-function lexemeMajor(
-  lexemes: number,
-  termIds: Int32Array,
-  parsed: readonly number[][],
-  docStarts: Int32Array,
-): Documents {
-  const next = new Int32Array(lexemes);
-  termIds.forEach((id, k) => {
-    next[id] = (next[id] as number) + (parsed[k]?.length ?? 0);
-  });
-  let offset = 0;
-  next.forEach((count, id) => {
-    next[id] = offset;
-    offset += count;
-  });
-  const positions = new Int32Array(offset);
-  const termStarts = new Int32Array(termIds.length);
-  const termEnds = new Int32Array(termIds.length);
-  termIds.forEach((id, k) => {
-    const at = parsed[k] ?? [];
-    const start = next[id] as number;
-    positions.set(at, start);
-    termStarts[k] = start;
-    termEnds[k] = start + at.length;
-    next[id] = start + at.length;
-  });
-  return { docStarts, termIds, termStarts, termEnds, positions };
+/** The postings of a finished index: views into its flat arrays, and bitsets of common lexemes. */
+export class Postings {
+  private readonly bitsets = new Map<number, { bits: Int32Array; bitCounts: Int32Array }>();
+
+  constructor(
+    readonly documents: Documents,
+    private readonly ranks: Float32Array,
+  ) {
+    const { lexemeStarts, docs, documentCount } = documents;
+    for (let l = 0; l + 1 < lexemeStarts.length; l += 1) {
+      const [start, end] = [lexemeStarts[l] as number, lexemeStarts[l + 1] as number];
+      if ((end - start) * DENSE < documentCount) continue;
+      const bits = bitset(docs.subarray(start, end), documentCount);
+      this.bitsets.set(l, { bits, bitCounts: prefixCounts(bits) });
+    }
+  }
+
+  /** Lexeme l's posting (views: made per search, a few per query). */
+  posting(l: number): Posting {
+    if (l < 0 || l + 1 >= this.documents.lexemeStarts.length) return NO_POSTING;
+    const start = this.documents.lexemeStarts[l] as number;
+    const end = this.documents.lexemeStarts[l + 1] as number;
+    const dense = this.bitsets.get(l);
+    return {
+      docs: this.documents.docs.subarray(start, end),
+      starts: this.documents.termStarts.subarray(start, end + 1),
+      ranks: this.ranks.subarray(start, end),
+      bits: dense?.bits ?? null,
+      bitCounts: dense?.bitCounts ?? null,
+    };
+  }
 }
 
-/** The term index of the lexeme in the document, or -1. */
-export function termIndex({ docStarts, termIds }: Documents, doc: number, lexemeId: number): number {
-  let low = docStarts[doc] ?? 0;
-  let high = (docStarts[doc + 1] ?? 0) - 1;
+/** The term slot (occurrence index) of the lexeme in the document, or -1. */
+export function termIndex({ lexemeStarts, docs }: Documents, doc: number, lexemeId: number): number {
+  let low = lexemeStarts[lexemeId] ?? 0;
+  let high = (lexemeStarts[lexemeId + 1] ?? 0) - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    const value = termIds[middle] ?? 0;
-    if (value === lexemeId) return middle;
-    if (value < lexemeId) low = middle + 1;
+    const value = docs[middle] ?? 0;
+    if (value === doc) return middle;
+    if (value < doc) low = middle + 1;
     else high = middle - 1;
   }
   return -1;
