@@ -11,7 +11,6 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { refreshAllSearch } from "../src/catalogue/search-documents";
 import { createReadPool } from "../src/db/read-pool";
-import { catalogueSerialisers } from "../src/http/catalogue-listing";
 import { loadCatalogue } from "../src/search/loaded-catalogue";
 import { generateCatalogue } from "./api-catalogue";
 import { benchDatabase, benchLogger, collectGarbage, markdownTable } from "./support";
@@ -41,7 +40,7 @@ async function measureInThisProcess(services: number): Promise<Measured> {
     collectGarbage();
     const before = process.memoryUsage();
     let started = performance.now();
-    const loaded = await loadCatalogue(pool, catalogueSerialisers);
+    const loaded = await loadCatalogue(pool);
     const loadSeconds = (performance.now() - started) / 1000;
     collectGarbage();
     const rest = process.memoryUsage();
@@ -54,7 +53,7 @@ async function measureInThisProcess(services: number): Promise<Measured> {
     stalls.enable();
     const cpu = process.cpuUsage();
     started = performance.now();
-    const reloaded = await loadCatalogue(pool, catalogueSerialisers);
+    const reloaded = await loadCatalogue(pool);
     const reloadSeconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     stalls.disable();

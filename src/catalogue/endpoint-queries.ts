@@ -27,6 +27,8 @@ export interface EndpointHit {
 
 export interface ListedEndpoint extends EndpointHit {
   id: string;
+  /** Its place in id order among the endpoints read with it (see listedEndpointsQuery). */
+  idPlace: number;
   /** The service's category. */
   category: string | null;
   /** The endpoint_search document as tsvector text; null until the document is built. */
@@ -40,21 +42,21 @@ interface VerdictColumns {
   liveCall: CallDescription | null;
 }
 
+/** A listed endpoint's row as its query returns it, before its options are joined. */
+export type ListedEndpointRow = Omit<ListedEndpoint, "paymentOptions" | "drift" | "payability" | "call"> &
+  VerdictColumns & { drift: Parameters<typeof driftOf>[0]; idPlace: number };
+
 /**
  * Every endpoint of a listed service row (a delisted service cannot be called), in the endpoint
  * search's default order: the busiest services' endpoints first (the services list's default),
- * each service's in page order, ties by id so paging is stable.
+ * each service's in page order, ties by id so paging is stable. `idPlace` is the endpoint's place
+ * in id order among the rows read.
  */
-export async function listedEndpoints(
-  db: Queryable,
-  /** Only these endpoints (an in-place refresh after probes); every listed one when absent. */
+export function listedEndpointsQuery(
+  /** Only these endpoints (an in-place refresh); every listed one when absent. */
   ids?: readonly string[],
-): Promise<ListedEndpoint[]> {
-  type Row = Omit<ListedEndpoint, "paymentOptions" | "drift" | "payability" | "call"> &
-    VerdictColumns & { drift: Parameters<typeof driftOf>[0] };
-  const rows = await queryRows<Row>(
-    db,
-    Prisma.sql`
+): Prisma.Sql {
+  return Prisma.sql`
       SELECT e.id::text, ${shownId("s")}::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
         e.last_probe_status AS "lastProbeStatus", e.call_description AS "listingCall",
@@ -62,16 +64,26 @@ export async function listedEndpoints(
         d.document::text AS document,
         CASE WHEN lp.probed_at IS NOT NULL THEN json_build_object('at', lp.probed_at, 'statusCode', lp.status_code,
           'outcome', lp.outcome, 'error', lp.error) END AS "lastProbe",
-        ${latestDriftJson("e", Prisma.sql`now()`)} AS drift
+        ${latestDriftJson("e", Prisma.sql`now()`)} AS drift,
+        (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace"
       FROM endpoints e
       JOIN services s ON s.id = e.service_id
       LEFT JOIN endpoint_search d ON d.endpoint_id = e.id
       LEFT JOIN LATERAL (SELECT p.probed_at, p.status_code, p.outcome, p.error FROM endpoint_probes p
         WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 1) lp ON TRUE
       WHERE s.status = 'listed' ${ids === undefined ? Prisma.empty : Prisma.sql`AND e.id = ANY(${ids}::uuid[])`}
-      ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`,
+      ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`;
+}
+
+/** Rows of listedEndpointsQuery with their payment options, payability and call description. */
+export async function withPaymentOptions(
+  db: Queryable,
+  rows: readonly ListedEndpointRow[],
+): Promise<ListedEndpoint[]> {
+  const options = await allPaymentOptions(
+    db,
+    rows.map((row) => row.id),
   );
-  const options = await allPaymentOptions(db, ids);
   return rows.map(({ lastProbeStatus, listingCall, liveCall, ...row }) => {
     const paymentOptions = options.get(row.id) ?? [];
     return {
@@ -83,4 +95,9 @@ export async function listedEndpoints(
       call: chooseCall(listingCall, liveCall),
     };
   });
+}
+
+/** These listed endpoints (see listedEndpointsQuery), in the default order. */
+export async function listedEndpoints(db: Queryable, ids: readonly string[]): Promise<ListedEndpoint[]> {
+  return withPaymentOptions(db, await queryRows<ListedEndpointRow>(db, listedEndpointsQuery(ids)));
 }

@@ -111,50 +111,65 @@ export const SERVICE_COLUMNS = Prisma.sql`
 
 export type SortKey = Exclude<ServiceSort, "relevance">;
 
+/** What the in-memory catalogue keeps of an entry's own row (its filters and sorts). */
+export type EntryFields = Pick<
+  ServiceRecord,
+  | "id"
+  | "rowId"
+  | "status"
+  | "category"
+  | "domain"
+  | "uptime30d"
+  | "avgResponseMs30d"
+  | "volumeUsdc30d"
+  | "txCount30d"
+  | "payerCount30d"
+  | "infoUpdatedAt"
+>;
+
 /** Every catalogue entry (its primary row), with its search document and its place in each sort. */
-export interface EntryRow extends ServiceRecord {
+export interface EntryRow extends EntryFields {
   /** The service_search document as tsvector text; null until the document is built. */
   document: string | null;
-  /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
-  sortRanks: Record<SortKey, number>;
+  /** Dense rank of the entry's value for each sort (SORT_RANK_KEYS), ascending; 0 when it has no value. */
+  ranks: number[];
+  /** The entry's place in id order (0 first): the tie-break of every sort. */
+  idPlace: number;
 }
 
+/** The sort keys in the order of EntryRow.ranks. */
 const SORT_RANK_KEYS = SERVICE_SORTS.filter((sort): sort is SortKey => sort !== "relevance");
 
 /**
- * Ranks come from Postgres so that the order is Postgres's (collation for names, exact numeric),
+ * Every catalogue entry (read through a cursor: see loaded-catalogue.ts). Ranks and id places
+ * come from Postgres so that the order is Postgres's (collation for names, exact numeric),
  * whoever sorts by them; NULLS LAST puts missing values after every real one, and they become 0.
+ * Ids are uuids, whose order is their text's.
  */
-export async function allEntries(db: Queryable): Promise<EntryRow[]> {
+export function allEntriesQuery(): Prisma.Sql {
   const ranks = Prisma.join(
     SORT_RANK_KEYS.map(
       (sort) => Prisma.sql`CASE WHEN ${SORT_KEYS[sort].key} IS NULL THEN 0
         ELSE dense_rank() OVER (ORDER BY ${SORT_KEYS[sort].key} NULLS LAST) END::int`,
     ),
   );
-  const rows = await queryRows<ServiceRecord & { document: string | null; ranks: number[] }>(
-    db,
-    Prisma.sql`
-      SELECT ${SERVICE_COLUMNS}, r.document::text AS document, ARRAY[${ranks}] AS ranks
+  return Prisma.sql`
+      SELECT ${shownId("s")}::text AS id, s.id::text AS "rowId", s.status::text AS status, s.category,
+        s.domain, s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
+        ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d", s.tx_count_30d AS "txCount30d",
+        s.payer_count_30d AS "payerCount30d", s.info_updated_at AS "infoUpdatedAt",
+        r.document::text AS document, ARRAY[${ranks}] AS ranks,
+        (row_number() OVER (ORDER BY ${shownId("s")}) - 1)::int AS "idPlace"
       FROM services s LEFT JOIN service_search r ON r.service_id = s.id
-      WHERE ${isEntryPrimary("s")}`,
-  );
-  return rows.map(({ ranks: values, ...row }) => ({
-    ...row,
-    sortRanks: Object.fromEntries(SORT_RANK_KEYS.map((sort, i) => [sort, values[i] ?? 0])) as Record<
-      SortKey,
-      number
-    >,
-  }));
+      WHERE ${isEntryPrimary("s")}`;
 }
 
-/** When a crawl last saw each entry's primary row, by the entry's shown id. */
-export async function entriesLastSeen(db: Queryable): Promise<Array<{ id: string; lastSeenAt: Date }>> {
-  return queryRows<{ id: string; lastSeenAt: Date }>(
-    db,
-    Prisma.sql`SELECT ${shownId("s")}::text AS id, s.last_seen_at AS "lastSeenAt" FROM services s
-      WHERE ${isEntryPrimary("s")}`,
-  );
+/** An entry's ranks by sort key. */
+export function sortRanksOf(ranks: readonly number[]): Record<SortKey, number> {
+  return Object.fromEntries(SORT_RANK_KEYS.map((sort, i) => [sort, ranks[i] ?? 0])) as Record<
+    SortKey,
+    number
+  >;
 }
 
 /** These entries' records (by primary row id), without ranks: what an in-place refresh serialises again. */

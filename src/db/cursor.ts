@@ -83,3 +83,31 @@ export async function* cursorBatches(
     client.release(broken);
   }
 }
+
+let cursorsDeclared = 0;
+
+/**
+ * The rows of a query in batches through a cursor on `client`, inside the transaction the caller
+ * holds: several queries then read one snapshot (REPEATABLE READ), and however many rows there
+ * are, only a batch is in memory at a time. Other queries may run on the client between batches.
+ */
+export async function* rowsInBatches<Row extends pg.QueryResultRow>(
+  client: pg.PoolClient,
+  query: Prisma.Sql,
+  batchSize: number,
+): AsyncGenerator<Row[], void, undefined> {
+  cursorsDeclared += 1;
+  const name = `rows_${cursorsDeclared}`;
+  // Every row is read: plan for the whole result (see cursorBatches).
+  await client.query("SET LOCAL cursor_tuple_fraction = 1");
+  await client.query({ text: `DECLARE ${name} NO SCROLL CURSOR FOR ${query.text}`, values: query.values });
+  try {
+    for (;;) {
+      const { rows } = await client.query<Row>(`FETCH FORWARD ${batchSize} FROM ${name}`);
+      if (rows.length > 0) yield rows;
+      if (rows.length < batchSize) return;
+    }
+  } finally {
+    await client.query(`CLOSE ${name}`).catch(() => undefined);
+  }
+}

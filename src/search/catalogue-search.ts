@@ -4,17 +4,34 @@ import { type ServiceSort, serviceOrder } from "../catalogue/service-queries";
 import type { SortDirection } from "../catalogue/sql";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { CatalogueItems } from "./catalogue-items";
 import { CurrentCatalogue } from "./current-catalogue";
 import type { EndpointFilters, ServiceFilters } from "./filters";
 import type { CatalogueSerialisers, LoadedCatalogue } from "./loaded-catalogue";
 import type { QueryReading } from "./partial-query";
 import { type SearchAnswer, SearchQueries } from "./search-queries";
-import type { Found, Listing } from "./service-table";
+import type { Found } from "./service-table";
 
 export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./filters";
 export type { CatalogueSerialisers } from "./loaded-catalogue";
 export type { QueryReading } from "./partial-query";
-export type { Listing } from "./service-table";
+
+/** A page as the list sends it. */
+export interface Listing {
+  /** Serialised items of the page: each item's UTF-8 JSON, in one or more parts. */
+  items: Array<readonly Buffer[]>;
+  total: number;
+  /** Within one catalogue version, equal fingerprints mean equal items (for ETags without hashing bodies). */
+  fingerprint: string;
+}
+
+const VERIFIED = Buffer.from('"verified":true,');
+const NOT_VERIFIED = Buffer.from('"verified":false,');
+
+/** The items found, without those whose rows are gone, and the flags of those kept. */
+function present<T>(items: Array<T | undefined>, flags: readonly boolean[]): Array<[T, boolean]> {
+  return items.flatMap((item, k) => (item === undefined ? [] : [[item, flags[k] === true] as [T, boolean]]));
+}
 
 /** A page of a search: its serialised items, the catalogue version it comes from and how q was read. */
 export interface SearchPage {
@@ -78,10 +95,12 @@ export interface CatalogueSearchOptions {
 export class InMemoryCatalogueSearch implements CatalogueSearch {
   private readonly catalogue: CurrentCatalogue;
   private readonly queries: SearchQueries;
+  private readonly items: CatalogueItems;
 
   constructor({ pool, logger, serialisers, refreshMs, rememberedQueries, onLoaded }: CatalogueSearchOptions) {
-    this.catalogue = new CurrentCatalogue({ pool, logger, serialisers, refreshMs, onLoaded });
+    this.catalogue = new CurrentCatalogue({ pool, logger, refreshMs, onLoaded });
     this.queries = new SearchQueries(pool, rememberedQueries);
+    this.items = new CatalogueItems(pool, serialisers);
   }
 
   /** Loads the catalogue now rather than on the first search. */
@@ -97,7 +116,15 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
   async findServices(filters: ServiceFilters, sort: ServiceSortChoice, paging: Paging): Promise<SearchPage> {
     const loaded = await this.catalogue.current();
     const { answer, reading } = await this.searchServices(loaded, filters, sort, paging);
-    return { snapshot: loaded.snapshot, listing: loaded.services.listing(answer), reading };
+    // Moved forward by an in-place refresh meanwhile, the snapshot still describes the page.
+    const snapshot = loaded.snapshot;
+    const items = await this.items.serviceItems(snapshot, loaded.services.ids(answer));
+    const listing: Listing = {
+      items: items.flatMap((item) => (item === undefined ? [] : [[item]])),
+      total: answer.total,
+      fingerprint: answer.page.join(","),
+    };
+    return { snapshot, listing, reading };
   }
 
   async servicesForExport(
@@ -120,7 +147,15 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     const { answer, reading } = await this.queries.search(filters.q, loaded.endpoints.text, (text) =>
       loaded.endpoints.list(filters, sort, paging, text, now),
     );
-    return { snapshot: loaded.snapshot, listing: answer, reading };
+    const snapshot = loaded.snapshot;
+    const ids = answer.page.map((i) => loaded.endpoints.id(i));
+    const found = present(await this.items.endpointItems(snapshot, ids), answer.verified);
+    const listing: Listing = {
+      items: found.map(([{ head, tail }, verified]) => [head, verified ? VERIFIED : NOT_VERIFIED, tail]),
+      total: answer.total,
+      fingerprint: `${answer.page.join(",")}|${answer.verified.map((v) => (v ? "v" : "")).join(",")}`,
+    };
+    return { snapshot, listing, reading };
   }
 
   private searchServices(

@@ -2,7 +2,7 @@ import { changesSince } from "../catalogue/catalogue-changes";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { refreshInPlace } from "./in-place-refresh";
-import { type CatalogueSerialisers, type LoadedCatalogue, loadCatalogue } from "./loaded-catalogue";
+import { type LoadedCatalogue, loadCatalogue } from "./loaded-catalogue";
 
 /** What changed since a catalogue's snapshot: its shape (load it whole), or what is brought in place. */
 type Change = "shape" | "in place" | null;
@@ -16,7 +16,6 @@ async function changeSince(pool: ReadPool, snapshot: string): Promise<Change> {
 export interface CurrentCatalogueOptions {
   pool: ReadPool;
   logger: Logger;
-  serialisers: CatalogueSerialisers;
   /**
    * How often to ask the database whether the catalogue changed. 0: before every request, which
    * then waits for a changed catalogue to load (tests, and anyone who needs read-your-writes).
@@ -98,7 +97,7 @@ export class CurrentCatalogue {
     this.loading ??= (async () => {
       const started = performance.now();
       try {
-        if (await refreshInPlace(this.options.pool, current, this.options.serialisers)) {
+        if (await refreshInPlace(this.options.pool, current)) {
           this.checkedAt = Date.now();
           this.options.onLoaded?.();
           this.options.logger.debug(
@@ -119,7 +118,7 @@ export class CurrentCatalogue {
     this.loading ??= (async () => {
       const started = performance.now();
       try {
-        const index = await loadCatalogue(this.options.pool, this.options.serialisers);
+        const index = await loadCatalogue(this.options.pool);
         this.loaded = index;
         this.checkedAt = Date.now();
         this.options.onLoaded?.();

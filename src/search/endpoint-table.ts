@@ -1,128 +1,299 @@
-import type { EndpointSort } from "../catalogue/endpoint-queries";
+import type { EndpointSort, ListedEndpoint } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
-import { type Amount, amountOf, compareAmounts, sameAmount } from "./amounts";
+import { AmountCodes } from "./amount-codes";
+import { amountOf } from "./amounts";
 import type { EndpointFilters } from "./filters";
-import { ordinals, pageByKeys } from "./page-order";
-import type { Listing } from "./service-table";
+import { IntList } from "./int-list";
+import { orderByRanks, pageByKeys } from "./page-order";
 import { acceptAll, type TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
 
 /**
- * Endpoint search answered from memory: the endpoints of listed service rows, loaded in the
- * default order (the busiest services' endpoints first, in page order), each with its item
- * serialised around the one field that depends on the time of the request (`verified`).
+ * Endpoint search answered from memory: the endpoints of listed service rows, in the default
+ * order (the busiest services' endpoints first, in page order). At 100,000 services there are
+ * half a million endpoints, so each is a row of typed-array columns (a few dozen bytes), not an
+ * object (several hundred): codes for the method and category, lists of network and price codes
+ * in one flat array each, flags and times. The items themselves are read from Postgres per page
+ * (see catalogue-items.ts).
  */
-export interface EndpointEntry {
+
+/** What the index keeps of one endpoint, as the table reads it from a listed endpoint. */
+export interface EndpointFields {
   id: string;
   method: string;
   /** The service's category, lower-cased. */
   category: string | null;
   /** Networks of its payment options, CAIP-2 ids and names, lower-cased. */
-  networks: readonly string[];
-  /** Known prices of its payment options. */
-  prices: readonly Amount[];
-  /** The lowest of them: the `price` sort. */
-  minPrice: Amount | null;
-  /** Its latest live challenge differed from what the listing claims. */
+  networks: string[];
+  /** Known prices of its payment options, exact decimal text. */
+  prices: string[];
   drift: boolean;
-  /** Epoch milliseconds. */
   lastVerifiedAt: number | null;
-  /** Its payability verdict: a standard x402 client can pay it. */
   payable: boolean;
-  /** The item's JSON (UTF-8) up to, without, `verified`: `{"service_id":…,"description":…,` */
-  jsonHead: Buffer;
-  /** The item's JSON (UTF-8) after `verified`: `"last_verified_at":…,"payment_options":[…]}` */
-  jsonTail: Buffer;
 }
 
-const VERIFIED = Buffer.from('"verified":true,');
-const NOT_VERIFIED = Buffer.from('"verified":false,');
+export function endpointFields(row: ListedEndpoint): EndpointFields {
+  return {
+    id: row.id,
+    method: row.method,
+    category: row.category?.toLowerCase() ?? null,
+    networks: row.paymentOptions.flatMap((o) =>
+      [o.network, o.networkName].flatMap((n) => (n === null ? [] : [n.toLowerCase()])),
+    ),
+    prices: row.paymentOptions.flatMap((o) => (o.priceUsdc === null ? [] : [o.priceUsdc])),
+    drift: row.drift !== null,
+    lastVerifiedAt: row.lastVerifiedAt?.getTime() ?? null,
+    payable: row.payability.payable,
+  };
+}
 
-type EntryCheck = (entry: EndpointEntry) => boolean;
+/** Small integer codes for repeated strings (methods, categories, networks). */
+class Dictionary {
+  private readonly codes = new Map<string, number>();
 
-/** The filters as one check on an entry; null when none is given. Semantics as the services list's. */
-function entryCheck(filters: EndpointFilters, now: number): EntryCheck | null {
-  const checks: EntryCheck[] = [];
-  const { method, verified, drift, payable } = filters;
-  const category = filters.category?.toLowerCase();
-  const network = filters.network?.toLowerCase();
-  if (method !== undefined) checks.push((e) => e.method === method);
-  if (category !== undefined) checks.push((e) => e.category === category);
-  if (network !== undefined) checks.push((e) => e.networks.includes(network));
-  if (filters.maxPrice !== undefined) {
-    const max = amountOf(filters.maxPrice);
-    const unpriced = filters.includeUnpriced === true;
-    checks.push(
-      (e) => e.prices.some((p) => compareAmounts(p, max) <= 0) || (unpriced && e.prices.length === 0),
+  code(value: string): number {
+    let code = this.codes.get(value);
+    if (code === undefined) {
+      code = this.codes.size;
+      this.codes.set(value, code);
+    }
+    return code;
+  }
+
+  /** The value's code, or -1 for a value no endpoint has. */
+  find(value: string): number {
+    return this.codes.get(value) ?? -1;
+  }
+}
+
+/** A list column: entry i's codes are codes[starts[i]..starts[i+1]); replaced entries' lists apart. */
+class ListColumn {
+  private readonly replaced = new Map<number, Int32Array>();
+
+  constructor(
+    private readonly starts: Int32Array,
+    private readonly codes: Int32Array,
+  ) {}
+
+  /** Whether entry i's list holds a code that passes `test`. */
+  some(i: number, test: (code: number) => boolean): boolean {
+    const own = this.replaced.get(i);
+    if (own !== undefined) return own.some(test);
+    for (let k = this.starts[i] as number; k < (this.starts[i + 1] as number); k += 1)
+      if (test(this.codes[k] as number)) return true;
+    return false;
+  }
+
+  isEmpty(i: number): boolean {
+    const own = this.replaced.get(i);
+    return own !== undefined ? own.length === 0 : this.starts[i] === this.starts[i + 1];
+  }
+
+  replace(i: number, codes: Int32Array): void {
+    this.replaced.set(i, codes);
+  }
+}
+
+/** Collects endpoints in order, then makes the table's columns. */
+export class EndpointTableBuilder {
+  private readonly ids: string[] = [];
+  private readonly idPlaces = new IntList();
+  private readonly methodCodes = new IntList();
+  private readonly categoryCodes = new IntList();
+  private readonly networkStarts = new IntList();
+  private readonly networkCodes = new IntList();
+  private readonly priceStarts = new IntList();
+  private readonly priceCodes = new IntList();
+  private readonly flags = new IntList();
+  private readonly verifiedAt: number[] = [];
+  readonly methods = new Dictionary();
+  readonly categories = new Dictionary();
+  readonly networks = new Dictionary();
+  readonly prices = new AmountCodes();
+
+  /** Adds the next endpoint; `idPlace` is its place in id order (the tie-break of equal ranks). */
+  add(fields: EndpointFields, idPlace: number): void {
+    this.ids.push(fields.id);
+    this.idPlaces.push(idPlace);
+    this.methodCodes.push(this.methods.code(fields.method));
+    this.categoryCodes.push(fields.category === null ? -1 : this.categories.code(fields.category));
+    this.networkStarts.push(this.networkCodes.length);
+    for (const network of fields.networks) this.networkCodes.push(this.networks.code(network));
+    this.priceStarts.push(this.priceCodes.length);
+    for (const price of fields.prices) this.priceCodes.push(this.prices.code(price));
+    this.flags.push(flagsOf(fields));
+    this.verifiedAt.push(fields.lastVerifiedAt ?? Number.NaN);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  build(text: TextIndex): EndpointTable {
+    this.networkStarts.push(this.networkCodes.length);
+    this.priceStarts.push(this.priceCodes.length);
+    return new EndpointTable(
+      {
+        ids: this.ids,
+        idPlace: this.idPlaces.done(),
+        method: this.methodCodes.done(),
+        category: this.categoryCodes.done(),
+        networks: new ListColumn(this.networkStarts.done(), this.networkCodes.done()),
+        prices: new ListColumn(this.priceStarts.done(), this.priceCodes.done()),
+        flags: Uint8Array.from(this.flags.done()),
+        lastVerifiedAt: Float64Array.from(this.verifiedAt),
+        dictionaries: this,
+      },
+      text,
     );
   }
-  if (verified !== undefined) {
-    const since = now - VERIFIED_WITHIN_MS;
-    checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since) === verified);
-  }
-  if (drift !== undefined) checks.push((e) => e.drift === drift);
-  if (payable !== undefined) checks.push((e) => e.payable === payable);
-  if (checks.length === 0) return null;
-  return (entry) => checks.every((c) => c(entry));
 }
 
+const DRIFT = 1;
+const PAYABLE = 2;
+const flagsOf = ({ drift, payable }: Pick<EndpointFields, "drift" | "payable">) =>
+  (drift ? DRIFT : 0) | (payable ? PAYABLE : 0);
+
+interface EndpointColumns {
+  ids: string[];
+  /** Each entry's place in id order: the tie-break of equal ranks. */
+  idPlace: Int32Array;
+  method: Int32Array;
+  /** -1: no category. */
+  category: Int32Array;
+  networks: ListColumn;
+  prices: ListColumn;
+  flags: Uint8Array;
+  /** Epoch milliseconds; NaN when never verified. */
+  lastVerifiedAt: Float64Array;
+  dictionaries: Pick<EndpointTableBuilder, "methods" | "categories" | "networks" | "prices">;
+}
+
+/** A page of endpoints: entry indexes in order, whether each was verified recently, how many match. */
+export interface EndpointPage {
+  page: number[];
+  verified: boolean[];
+  total: number;
+}
+
+type Check = (i: number) => boolean;
+
 export class EndpointTable {
-  /** Each entry's place in id order: the tie-break of equal ranks, as an integer. */
-  private readonly idPlace: Int32Array;
   /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
   private byPrice: { sorted: Int32Array; place: Int32Array } | null = null;
   /** Entry index by id, built on the first in-place refresh. */
   private positions: Map<string, number> | null = null;
 
   constructor(
-    /** Replaced one by one in place (see replace). */
-    private readonly entries: EndpointEntry[],
+    private readonly columns: EndpointColumns,
     /** Documents in the same order as the entries. */
     readonly text: TextIndex,
-  ) {
-    this.idPlace = ordinals(entries.length, (i) => entries[i]?.id ?? "");
-  }
+  ) {}
 
   get size(): number {
-    return this.entries.length;
+    return this.columns.ids.length;
   }
 
   /** The index of the endpoint with this id. */
   indexOf(id: string): number | undefined {
-    this.positions ??= new Map(this.entries.map((entry, i) => [entry.id, i]));
+    this.positions ??= new Map(this.columns.ids.map((entryId, i) => [entryId, i]));
     return this.positions.get(id);
   }
 
-  at(i: number): EndpointEntry {
-    const entry = this.entries[i];
-    if (!entry) throw new Error(`no endpoint entry ${i}`);
-    return entry;
+  id(i: number): string {
+    const id = this.columns.ids[i];
+    if (id === undefined) throw new Error(`no endpoint entry ${i}`);
+    return id;
   }
 
-  /** Puts a newer version of endpoint i (a probe's result) in its place; its text stays. */
-  replace(i: number, entry: EndpointEntry): void {
-    const old = this.at(i);
-    if (old.id !== entry.id) throw new Error(`endpoint entry ${i} is not ${entry.id}`);
-    this.entries[i] = entry;
+  isPayable(i: number): boolean {
+    return ((this.columns.flags[i] as number) & PAYABLE) !== 0;
+  }
+
+  /** Whether `fields` can replace endpoint i: only a reload changes its method or category. */
+  canReplace(i: number, fields: EndpointFields): boolean {
+    const { methods, categories } = this.columns.dictionaries;
+    const category = fields.category === null ? -1 : categories.find(fields.category);
+    return methods.find(fields.method) === this.columns.method[i] && category === this.columns.category[i];
+  }
+
+  /** Puts a newer version of endpoint i (a probe's result, see canReplace) in its place; its text stays. */
+  replace(i: number, fields: EndpointFields): void {
+    const { columns } = this;
+    const { networks, prices } = columns.dictionaries;
+    if (this.id(i) !== fields.id || !this.canReplace(i, fields))
+      throw new Error(`endpoint entry ${i} cannot take ${fields.id}'s fields`);
+    columns.networks.replace(
+      i,
+      Int32Array.from(fields.networks, (n) => networks.code(n)),
+    );
+    columns.prices.replace(
+      i,
+      Int32Array.from(fields.prices, (p) => prices.code(p)),
+    );
+    columns.flags[i] = flagsOf(fields);
+    columns.lastVerifiedAt[i] = fields.lastVerifiedAt ?? Number.NaN;
     // The price order is computed again when next asked for.
-    if (!sameAmount(old.minPrice, entry.minPrice)) this.byPrice = null;
+    this.byPrice = null;
   }
 
+  /** The lowest price rank of entry i (see AmountCodes); 0 when it has no price. */
+  private lowestPriceRank(i: number, ranks: Int32Array): number {
+    let lowest = 0;
+    this.columns.prices.some(i, (code) => {
+      const rank = ranks[code] as number;
+      if (lowest === 0 || rank < lowest) lowest = rank;
+      return false;
+    });
+    return lowest;
+  }
+
+  /** Entries by lowest price, unpriced last, ties in the default order (the entries' own). */
   private priceOrder(): { sorted: Int32Array; place: Int32Array } {
     if (this.byPrice) return this.byPrice;
-    const sorted = Int32Array.from(this.entries.keys()).sort((a, b) => {
-      const [x, y] = [this.entries[a]?.minPrice ?? null, this.entries[b]?.minPrice ?? null];
-      if ((x === null) !== (y === null)) return x === null ? 1 : -1;
-      const byAmount = x === null || y === null ? 0 : compareAmounts(x, y);
-      return byAmount !== 0 ? byAmount : a - b;
-    });
-    const place = new Int32Array(sorted.length);
-    sorted.forEach((entry, i) => {
-      place[entry] = i;
-    });
-    this.byPrice = { sorted, place };
+    const rankTable = this.columns.dictionaries.prices.rankTable();
+    const ranks = Int32Array.from({ length: this.size }, (_, i) => this.lowestPriceRank(i, rankTable));
+    this.byPrice = orderByRanks(ranks, Int32Array.from(ranks.keys()), false);
     return this.byPrice;
+  }
+
+  /** The filters as one check of an entry; null when none is given. Semantics as the services list's. */
+  private check(filters: EndpointFilters, now: number): Check | null {
+    const { method: methods, category: categories, networks, prices, flags, lastVerifiedAt } = this.columns;
+    const dictionaries = this.columns.dictionaries;
+    const checks: Check[] = [];
+    const { method, verified, drift, payable } = filters;
+    if (method !== undefined) {
+      const code = dictionaries.methods.find(method);
+      checks.push((i) => methods[i] === code);
+    }
+    if (filters.category !== undefined) {
+      const code = dictionaries.categories.find(filters.category.toLowerCase());
+      checks.push((i) => code >= 0 && categories[i] === code);
+    }
+    if (filters.network !== undefined) {
+      const code = dictionaries.networks.find(filters.network.toLowerCase());
+      checks.push((i) => code >= 0 && networks.some(i, (c) => c === code));
+    }
+    if (filters.maxPrice !== undefined) {
+      const ranks = dictionaries.prices.rankTable();
+      const highest = dictionaries.prices.highestRankAtMost(amountOf(filters.maxPrice));
+      const unpriced = filters.includeUnpriced === true;
+      checks.push(
+        (i) =>
+          prices.some(i, (code) => (ranks[code] as number) <= highest) || (unpriced && prices.isEmpty(i)),
+      );
+    }
+    if (verified !== undefined) {
+      const since = now - VERIFIED_WITHIN_MS;
+      // NaN (never verified) is not after any time.
+      checks.push((i) => (lastVerifiedAt[i] as number) > since === verified);
+    }
+    if (drift !== undefined) checks.push((i) => (((flags[i] as number) & DRIFT) !== 0) === drift);
+    if (payable !== undefined) checks.push((i) => (((flags[i] as number) & PAYABLE) !== 0) === payable);
+    if (checks.length === 0) return null;
+    return (i) => checks.every((c) => c(i));
   }
 
   list(
@@ -131,46 +302,34 @@ export class EndpointTable {
     paging: Paging,
     query: TsQuery | null | undefined,
     now: number,
-  ): Listing {
-    const check = entryCheck(filters, now);
-    // Without filters, no entry is read (each is a cache miss, and a common word matches thousands).
-    const accepts =
-      check === null
-        ? acceptAll
-        : (i: number) => {
-            const entry = this.entries[i];
-            return entry !== undefined && check(entry);
-          };
+  ): EndpointPage {
+    // Without filters, no column is read per match (a common word matches thousands).
+    const accepts = this.check(filters, now) ?? acceptAll;
     const byPrice = sort === "price";
     let page: number[] = [];
     let total = 0;
     if (query === undefined) {
       // The entries are in the default order already; the price order is computed once.
       const order = byPrice ? this.priceOrder().sorted : null;
-      for (let n = 0; n < this.entries.length; n += 1) {
+      for (let n = 0; n < this.size; n += 1) {
         const i = order === null ? n : (order[n] as number);
         if (!accepts(i)) continue;
         if (total >= paging.offset && page.length < paging.limit) page.push(i);
         total += 1;
       }
     } else if (query !== null) {
+      const { idPlace } = this.columns;
       const { docs, ranks } = this.text.search(query, accepts, !byPrice);
       if (byPrice) {
         const { place } = this.priceOrder();
         const keys = new Float32Array(docs.length);
         for (let m = 0; m < docs.length; m += 1) keys[m] = place[docs[m] as number] as number;
-        page = pageByKeys(docs, keys, false, this.idPlace, paging.offset, paging.limit);
-      } else page = pageByKeys(docs, ranks, true, this.idPlace, paging.offset, paging.limit);
+        page = pageByKeys(docs, keys, false, idPlace, paging.offset, paging.limit);
+      } else page = pageByKeys(docs, ranks, true, idPlace, paging.offset, paging.limit);
       total = docs.length;
     }
-    const verifiedSince = now - VERIFIED_WITHIN_MS;
-    const flags: string[] = [];
-    const items = page.map((i) => {
-      const entry = this.entries[i] as EndpointEntry;
-      const verified = entry.lastVerifiedAt !== null && entry.lastVerifiedAt > verifiedSince;
-      flags.push(verified ? "v" : "");
-      return [entry.jsonHead, verified ? VERIFIED : NOT_VERIFIED, entry.jsonTail];
-    });
-    return { items, total, fingerprint: `${page.join(",")}|${flags.join(",")}` };
+    const since = now - VERIFIED_WITHIN_MS;
+    const verified = page.map((i) => (this.columns.lastVerifiedAt[i] as number) > since);
+    return { page, verified, total };
   }
 }

@@ -1,16 +1,11 @@
 import { changesSince, currentSnapshot, probedSince } from "../catalogue/catalogue-changes";
 import { type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-queries";
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
-import { entriesLastSeen, entryRecords, type ServiceRecord } from "../catalogue/service-queries";
+import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { sameAmount } from "./amounts";
-import {
-  type CatalogueSerialisers,
-  endpointEntry,
-  type LoadedCatalogue,
-  readInOneSnapshot,
-  serviceEntry,
-} from "./loaded-catalogue";
+import { endpointFields } from "./endpoint-table";
+import { type LoadedCatalogue, readInOneSnapshot, serviceEntry } from "./loaded-catalogue";
 import type { ServiceEntry } from "./service-entry";
 import { cheapestPrice } from "./service-table";
 
@@ -21,30 +16,24 @@ interface InPlaceChanges {
   endpoints: ListedEndpoint[];
   records: ServiceRecord[];
   facets: Map<string, EntryFacets>;
-  /** Every entry's last_seen_at, when a crawl marked services as seen. */
-  seen: Array<{ id: string; lastSeenAt: Date }>;
 }
 
 /**
  * Brings a loaded catalogue up to date in place with what changed since its snapshot without
  * changing its shape: probe results (the probed endpoints and the facets of their catalogue
- * entries are read again and their entries replaced) and the times crawls last saw services. The
+ * entries are read again and their entries replaced). The times crawls last saw services are in
+ * the items only, which are read per page (catalogue-items.ts): they just move the snapshot. The
  * text index, columns and sort orders stay (a probe that moves an entry's cheapest price has the
  * `price` ranks computed again). A sweep probes thousands of endpoints a minute and every crawl
  * marks every service it saw: reloading the whole catalogue for those cost every API process
  * seconds of CPU each time. Returns false, and changes nothing, when the catalogue's shape
  * changed too, or a column would change: the caller then loads the catalogue whole.
  */
-export async function refreshInPlace(
-  pool: ReadPool,
-  catalogue: LoadedCatalogue,
-  serialisers: CatalogueSerialisers,
-): Promise<boolean> {
+export async function refreshInPlace(pool: ReadPool, catalogue: LoadedCatalogue): Promise<boolean> {
   const changes = await readInOneSnapshot(pool, async (client): Promise<InPlaceChanges | null> => {
     const snapshot = await currentSnapshot(client);
     const since = await changesSince(client, catalogue.snapshot);
     if (since.shape) return null;
-    const seen = since.seen ? await entriesLastSeen(client) : [];
     const ids = since.probes ? await probedSince(client, catalogue.snapshot) : [];
     const endpoints = ids.length === 0 ? [] : await listedEndpoints(client, ids);
     const rowIds = [
@@ -55,34 +44,29 @@ export async function refreshInPlace(
         }),
       ),
     ];
-    if (rowIds.length === 0) return { snapshot, endpoints, records: [], facets: new Map(), seen };
+    if (rowIds.length === 0) return { snapshot, endpoints, records: [], facets: new Map() };
     return {
       snapshot,
       endpoints,
       records: await entryRecords(client, rowIds),
       facets: await allEntryFacets(client, rowIds),
-      seen,
     };
   });
-  return changes !== null && applyInPlace(catalogue, changes, serialisers);
+  return changes !== null && applyInPlace(catalogue, changes);
 }
 
 /** Replaces the changed entries, all or none (synchronously: no request sees half of it). */
-function applyInPlace(
-  catalogue: LoadedCatalogue,
-  changes: InPlaceChanges,
-  serialisers: CatalogueSerialisers,
-): boolean {
+function applyInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges): boolean {
   const { services, endpoints } = catalogue;
-  const endpointUpdates: Array<[number, ReturnType<typeof endpointEntry>]> = [];
+  const endpointUpdates: Array<[number, ReturnType<typeof endpointFields>]> = [];
   /** Change of each entry's payable endpoint count, by the entry's shown id. */
   const payableChange = new Map<string, number>();
   for (const row of changes.endpoints) {
     const i = endpoints.indexOf(row.id);
     // Listed since the catalogue loaded: only a change of its shape does that.
     if (i === undefined) return false;
-    const next = endpointEntry(row, serialisers.endpoint);
-    const step = Number(next.payable) - Number(endpoints.at(i).payable);
+    const next = endpointFields(row);
+    const step = Number(next.payable) - Number(endpoints.isPayable(i));
     if (step !== 0) payableChange.set(row.serviceId, (payableChange.get(row.serviceId) ?? 0) + step);
     endpointUpdates.push([i, next]);
   }
@@ -97,28 +81,21 @@ function applyInPlace(
       old.sortRanks,
       changes.facets.get(record.rowId) ?? NO_FACETS,
       old.payableEndpoints + (payableChange.get(record.id) ?? 0),
-      serialisers.service,
     );
     if (!indexedFieldsEqual(old, next)) return false;
     pricesMoved ||= !sameAmount(cheapestPrice(old), cheapestPrice(next));
     serviceUpdates.push([i, next]);
   }
-  const seen: Array<[number, Date]> = [];
-  for (const { id, lastSeenAt } of changes.seen) {
-    const i = services.indexOf(id);
-    if (i === undefined) return false;
-    seen.push([i, lastSeenAt]);
-  }
-  for (const [i, entry] of endpointUpdates) endpoints.replace(i, entry);
+  if (!endpointUpdates.every(([i, fields]) => endpoints.canReplace(i, fields))) return false;
+  for (const [i, fields] of endpointUpdates) endpoints.replace(i, fields);
   for (const [i, entry] of serviceUpdates) services.replace(i, entry);
-  for (const [i, lastSeenAt] of seen) services.markSeen(i, lastSeenAt);
   if (pricesMoved) services.rerankPrices();
   catalogue.snapshot = changes.snapshot;
   return true;
 }
 
-const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
-  a.size === b.size && [...a].every((value) => b.has(value));
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value) => b.includes(value));
 
 /**
  * The fields the services list holds in columns and lists are unchanged, so the new version can

@@ -1,16 +1,29 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type pg from "pg";
 import { currentSnapshot } from "../catalogue/catalogue-changes";
-import { type EndpointHit, type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-queries";
+import {
+  type EndpointHit,
+  type ListedEndpointRow,
+  listedEndpointsQuery,
+  withPaymentOptions,
+} from "../catalogue/endpoint-queries";
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
-import { allEntries, type ServiceRecord } from "../catalogue/service-queries";
+import {
+  allEntriesQuery,
+  type EntryFields,
+  type EntryRow,
+  type ServiceRecord,
+  sortRanksOf,
+} from "../catalogue/service-queries";
+import { rowsInBatches } from "../db/cursor";
 import type { ReadPool } from "../db/read-pool";
-import { amountOf, lowestAmount } from "./amounts";
-import { type EndpointEntry, EndpointTable } from "./endpoint-table";
+import { amountOf } from "./amounts";
+import { type EndpointTable, EndpointTableBuilder, endpointFields } from "./endpoint-table";
+import { IntList } from "./int-list";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
-import { mapInSlices } from "./slices";
 import { TextIndex } from "./text-index";
+import { PostingsBuilder } from "./text-postings";
 
 /**
  * The catalogue as the list and search endpoints read it, held in memory: loaded in one
@@ -34,19 +47,38 @@ export interface CatalogueSerialisers {
 
 const time = (date: Date | null) => date?.getTime() ?? null;
 
+/**
+ * Strings that many entries share (tags, methods, networks, assets, sources), kept once: every
+ * row Postgres returns carries its own copy, and 100,000 entries' copies add up.
+ */
+class Interned {
+  private readonly strings = new Map<string, string>();
+
+  of(value: string): string;
+  of(value: string | null): string | null;
+  of(value: string | null): string | null {
+    if (value === null) return null;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+}
+
+const shared = new Interned();
+
 /** An entry of the services list: `sortRanks` are the entry's places in the whole catalogue's sorts. */
 export function serviceEntry(
-  record: ServiceRecord,
+  record: EntryFields,
   sortRanks: ServiceEntry["sortRanks"],
   facets: EntryFacets,
   payableEndpoints: number,
-  serialise: CatalogueSerialisers["service"],
 ): ServiceEntry {
   return {
     id: record.id,
     rowId: record.rowId,
     status: record.status,
-    category: record.category?.toLowerCase() ?? null,
+    category: shared.of(record.category?.toLowerCase() ?? null),
     domain: record.domain,
     uptime30d: record.uptime30d,
     avgResponseMs30d: record.avgResponseMs30d,
@@ -54,64 +86,23 @@ export function serviceEntry(
     txCount30d: record.txCount30d,
     payerCount30d: record.payerCount30d,
     infoUpdatedAt: time(record.infoUpdatedAt),
-    tags: new Set(facets.tags),
-    methods: new Set(facets.methods),
-    sourceKinds: facets.sourceKinds,
-    sourceUrls: facets.sourceUrls,
+    tags: facets.tags.map((tag) => shared.of(tag)),
+    methods: facets.methods.map((method) => shared.of(method)),
+    sourceKinds: facets.sourceKinds.map((kind) => shared.of(kind)),
+    sourceUrls: facets.sourceUrls.map((url) => shared.of(url)),
     paymentOptions: facets.paymentOptions.map((option) => ({
-      ...option,
+      network: shared.of(option.network),
+      networkName: shared.of(option.networkName),
+      asset: shared.of(option.asset),
+      assetSymbol: shared.of(option.assetSymbol),
+      payTo: shared.of(option.payTo),
       price: option.price === null ? null : amountOf(option.price),
     })),
     lastVerifiedAt: time(facets.lastVerifiedAt),
     drift: facets.drift,
     payableEndpoints,
     sortRanks,
-    ...withLastSeenAtOffset(serialise(record), record.lastSeenAt),
   };
-}
-
-/** The item's JSON, and where the value of its `last_seen_at` starts in it (in bytes). */
-function withLastSeenAtOffset(json: string, lastSeenAt: Date): { json: Buffer; lastSeenAtOffset: number } {
-  const field = `"last_seen_at":"${lastSeenAt.toISOString()}"`;
-  const at = json.indexOf(field);
-  if (at < 0) throw new Error("a service item without its last_seen_at");
-  return {
-    json: Buffer.from(json),
-    lastSeenAtOffset: Buffer.byteLength(json.slice(0, at)) + `"last_seen_at":"`.length,
-  };
-}
-
-export function endpointEntry(
-  row: ListedEndpoint,
-  serialise: CatalogueSerialisers["endpoint"],
-): EndpointEntry {
-  const { head, tail } = serialise(row);
-  const prices = row.paymentOptions.flatMap((o) => (o.priceUsdc === null ? [] : [amountOf(o.priceUsdc)]));
-  return {
-    id: row.id,
-    method: row.method,
-    category: row.category?.toLowerCase() ?? null,
-    networks: row.paymentOptions.flatMap((o) =>
-      [o.network, o.networkName].flatMap((n) => (n === null ? [] : [n.toLowerCase()])),
-    ),
-    prices,
-    minPrice: lowestAmount(prices),
-    drift: row.drift !== null,
-    lastVerifiedAt: time(row.lastVerifiedAt),
-    payable: row.payability.payable,
-    jsonHead: Buffer.from(head),
-    jsonTail: Buffer.from(tail),
-  };
-}
-
-/** Payable endpoints per catalogue entry (endpoints carry their entry's id). */
-function payableEndpointCounts(endpoints: readonly ListedEndpoint[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const endpoint of endpoints) {
-    if (endpoint.payability.payable)
-      counts.set(endpoint.serviceId, (counts.get(endpoint.serviceId) ?? 0) + 1);
-  }
-  return counts;
 }
 
 /**
@@ -138,39 +129,50 @@ export async function readInOneSnapshot<T>(
   }
 }
 
-/** Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data. */
-export async function loadCatalogue(
-  pool: ReadPool,
-  serialisers: CatalogueSerialisers,
-): Promise<LoadedCatalogue> {
-  const [snapshot, entries, facets, endpoints] = await readInOneSnapshot(
-    pool,
-    async (client) =>
-      [
-        await currentSnapshot(client),
-        await allEntries(client),
-        await allEntryFacets(client),
-        await listedEndpoints(client),
-      ] as const,
-  );
-  // Built in steps with the event loop free in between (see TextIndex.build).
-  const payable = payableEndpointCounts(endpoints);
-  const serviceEntries = await mapInSlices(entries, ({ document: _document, sortRanks, ...record }) =>
-    serviceEntry(
-      record,
-      sortRanks,
-      facets.get(record.rowId) ?? NO_FACETS,
-      payable.get(record.id) ?? 0,
-      serialisers.service,
-    ),
-  );
-  const serviceText = await TextIndex.build(entries.map((row) => row.document));
-  await yieldToEventLoop();
-  const endpointEntries = await mapInSlices(endpoints, (row) => endpointEntry(row, serialisers.endpoint));
-  const endpointText = await TextIndex.build(endpoints.map((row) => row.document));
-  return {
-    snapshot,
-    services: new ServiceTable(serviceEntries, serviceText),
-    endpoints: new EndpointTable(endpointEntries, endpointText),
-  };
+/** Rows read (and parsed, and indexed) per step, with the event loop free between steps. */
+const BATCH = 2_000;
+
+/**
+ * Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data.
+ * Rows come through cursors a batch at a time, each batch made into columns and documents before
+ * the next is read, with the event loop free in between: memory holds the index being built and
+ * one batch, never every row at once, and requests keep being answered (from the previous
+ * catalogue) while a new one loads.
+ */
+export async function loadCatalogue(pool: ReadPool): Promise<LoadedCatalogue> {
+  return readInOneSnapshot(pool, async (client) => {
+    const snapshot = await currentSnapshot(client);
+    const endpointTable = new EndpointTableBuilder();
+    const endpointText = new PostingsBuilder();
+    /** Payable endpoints per catalogue entry (endpoints carry their entry's id). */
+    const payable = new Map<string, number>();
+    for await (const rows of rowsInBatches<ListedEndpointRow>(client, listedEndpointsQuery(), BATCH)) {
+      for (const endpoint of await withPaymentOptions(client, rows)) {
+        endpointTable.add(endpointFields(endpoint), endpoint.idPlace);
+        endpointText.add(endpoint.document);
+        if (endpoint.payability.payable)
+          payable.set(endpoint.serviceId, (payable.get(endpoint.serviceId) ?? 0) + 1);
+      }
+      await yieldToEventLoop();
+    }
+    const facets = await allEntryFacets(client);
+    await yieldToEventLoop();
+    const entries: ServiceEntry[] = [];
+    const serviceText = new PostingsBuilder();
+    const idPlaces = new IntList();
+    for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
+      for (const { document, ranks, idPlace, ...record } of rows) {
+        const entryFacets = facets.get(record.rowId) ?? NO_FACETS;
+        entries.push(serviceEntry(record, sortRanksOf(ranks), entryFacets, payable.get(record.id) ?? 0));
+        serviceText.add(document);
+        idPlaces.push(idPlace);
+      }
+      await yieldToEventLoop();
+    }
+    return {
+      snapshot,
+      services: new ServiceTable(entries, TextIndex.of(serviceText), idPlaces.done()),
+      endpoints: endpointTable.build(TextIndex.of(endpointText)),
+    };
+  });
 }

@@ -85,16 +85,38 @@ export function pageByKeys(
   return page.slice(offset);
 }
 
-/** Each item's rank by `key` ascending (ties by index): an integer tie-break for string ids. */
-export function ordinals(count: number, key: (i: number) => string): Int32Array {
-  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => {
-    const x = key(a);
-    const y = key(b);
-    return x < y ? -1 : x > y ? 1 : a - b;
-  });
-  const result = new Int32Array(count);
-  order.forEach((item, rank) => {
-    result[item] = rank;
-  });
-  return result;
+/**
+ * Every item in the order of its dense rank (ascending, or descending), rank 0 (no value) last in
+ * both directions, equal ranks by place in id order; and each item's place in that order. A
+ * counting sort over the items in id order: linear, so a catalogue of any size is ordered without
+ * holding the event loop (a comparison sort of 100,000 entries took ~100 ms).
+ */
+export function orderByRanks(
+  ranks: Int32Array,
+  idPlace: Int32Array,
+  descending: boolean,
+): { sorted: Int32Array; place: Int32Array } {
+  const size = ranks.length;
+  const byId = new Int32Array(size);
+  for (let i = 0; i < size; i += 1) byId[idPlace[i] as number] = i;
+  let highest = 0;
+  for (let i = 0; i < size; i += 1) highest = Math.max(highest, ranks[i] as number);
+  const bucketOf = (rank: number) => (rank === 0 ? highest + 1 : descending ? highest + 1 - rank : rank);
+  const starts = new Int32Array(highest + 3);
+  for (let i = 0; i < size; i += 1) {
+    const next = bucketOf(ranks[i] as number) + 1;
+    starts[next] = (starts[next] as number) + 1;
+  }
+  for (let b = 1; b < starts.length; b += 1) starts[b] = (starts[b] as number) + (starts[b - 1] as number);
+  const sorted = new Int32Array(size);
+  const place = new Int32Array(size);
+  for (let k = 0; k < size; k += 1) {
+    const i = byId[k] as number;
+    const bucket = bucketOf(ranks[i] as number);
+    const at = starts[bucket] as number;
+    sorted[at] = i;
+    place[i] = at;
+    starts[bucket] = at + 1;
+  }
+  return { sorted, place };
 }

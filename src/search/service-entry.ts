@@ -1,7 +1,10 @@
 import type { SortKey } from "../catalogue/service-queries";
 import type { Amount } from "./amounts";
 
-/** What the in-memory services list keeps of one catalogue entry (its primary row). */
+/**
+ * What the in-memory services list keeps of one catalogue entry (its primary row): what its filters
+ * and sorts read. The list item itself is read from Postgres per page (catalogue-items.ts).
+ */
 
 /** One payment option of the entry, its text fields lower-cased for case-insensitive filters. */
 export interface PaymentFacet {
@@ -29,9 +32,9 @@ export interface ServiceEntry {
   payerCount30d: number | null;
   /** Epoch milliseconds. */
   infoUpdatedAt: number | null;
-  /** Of every row of the entry, like the rest below. */
-  tags: ReadonlySet<string>;
-  methods: ReadonlySet<string>;
+  /** Of every row of the entry, like the rest below; distinct. */
+  tags: readonly string[];
+  methods: readonly string[];
   sourceKinds: readonly string[];
   /** Base URLs without their trailing slash. */
   sourceUrls: readonly string[];
@@ -44,11 +47,4 @@ export interface ServiceEntry {
   payableEndpoints: number;
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
-  /** The list item as the API sends it (UTF-8 JSON: a page is sent without encoding text again). */
-  json: Buffer;
-  /**
-   * Where the item's `last_seen_at` value (ISO text, without its quotes) starts in `json`: every
-   * crawl moves it, and it is then written over in place (see ServiceTable.markSeen).
-   */
-  lastSeenAtOffset: number;
 }

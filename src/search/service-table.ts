@@ -1,9 +1,10 @@
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceOrder } from "../catalogue/service-queries";
+import { decimalToString } from "../normalise/decimal";
 import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
 import type { ServiceFilters } from "./filters";
-import { ordinals, pageByKeys } from "./page-order";
+import { orderByRanks, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
 import type { TextIndex } from "./text-index";
@@ -15,14 +16,6 @@ import type { TsQuery } from "./tsquery";
  * the SQL semantics they replace (see the field comments); sort order comes from Postgres itself
  * (dense ranks computed when loading), so collation and numeric order are Postgres's.
  */
-
-export interface Listing {
-  /** Serialised items of the page: each item's UTF-8 JSON, in one or more parts. */
-  items: Array<readonly Buffer[]>;
-  total: number;
-  /** Within one catalogue version, equal fingerprints mean equal items (for ETags without hashing bodies). */
-  fingerprint: string;
-}
 
 /** A page of matches: entry indexes in the requested order, and how many match in all. */
 export interface Found {
@@ -94,8 +87,6 @@ const SELECTIVE = 8;
 export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
-  /** Each entry's place in id order: the tie-break, as an integer. */
-  private readonly idPlace: Int32Array;
   private readonly columns: ServiceColumns;
   /** Entry index by id, built on the first in-place refresh. */
   private positions: Map<string, number> | null = null;
@@ -105,8 +96,9 @@ export class ServiceTable {
     private readonly entries: ServiceEntry[],
     /** Documents in the same order as the entries. */
     readonly text: TextIndex,
+    /** Each entry's place in id order (computed by Postgres): the tie-break, as an integer. */
+    private readonly idPlace: Int32Array,
   ) {
-    this.idPlace = ordinals(entries.length, (i) => this.at(i).id);
     this.columns = new ServiceColumns(entries);
   }
 
@@ -168,11 +160,6 @@ export class ServiceTable {
     return pageByKeys(matches, keys, false, this.idPlace, paging.offset, paging.limit);
   }
 
-  /** A found page as the list sends it. */
-  listing({ page, total }: Found): Listing {
-    return { items: page.map((i) => [this.at(i).json]), total, fingerprint: page.join(",") };
-  }
-
   /** The primary rows' ids of a found page (the CSV export reads those rows). */
   ids({ page }: Found): string[] {
     return page.map((i) => this.at(i).rowId);
@@ -201,45 +188,24 @@ export class ServiceTable {
   /**
    * Probes changed some entries' cheapest price: the `price` ranks are computed again from every
    * entry's payment options (exact decimal order, as Postgres orders numerics; no collation is
-   * involved) and the orders cached for that sort are dropped.
+   * involved) and the orders cached for that sort are dropped. Only the distinct prices are
+   * sorted (a few thousand, however many entries).
    */
   rerankPrices(): void {
     const prices = this.entries.map(cheapestPrice);
-    const priced = Int32Array.from(this.entries.keys())
-      .filter((i) => prices[i] !== null)
-      .sort((a, b) => compareAmounts(prices[a] as Amount, prices[b] as Amount));
-    let rank = 0;
-    let previous: Amount | null = null;
-    for (const i of priced) {
-      const price = prices[i] as Amount;
-      if (previous === null || compareAmounts(price, previous) !== 0) rank += 1;
-      previous = price;
-      this.setPriceRank(i, rank);
-    }
+    const distinct = new Map<string, Amount>();
+    for (const price of prices) if (price !== null) distinct.set(decimalToString(price.exact), price);
+    const ranked = [...distinct.values()].sort(compareAmounts);
+    const rankOf = new Map<string, number>();
+    ranked.forEach((price, i) => {
+      rankOf.set(decimalToString(price.exact), i + 1);
+    });
     prices.forEach((price, i) => {
-      if (price === null) this.setPriceRank(i, 0);
+      const rank = price === null ? 0 : (rankOf.get(decimalToString(price.exact)) as number);
+      const entry = this.at(i);
+      if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
     });
     for (const key of this.orders.keys()) if (key.startsWith("price:")) this.orders.delete(key);
-  }
-
-  private setPriceRank(i: number, rank: number): void {
-    const entry = this.at(i);
-    if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
-  }
-
-  /**
-   * A crawl saw entry i again: only the time its item shows moves (no column or order holds it).
-   * ISO times of years 0–9999 have one length, so the new one is written over the old in place:
-   * no allocation for the thousands an unchanged crawl moves. (A response still queued on a slow
-   * socket may then send the newer time, the one the next request would get.)
-   */
-  markSeen(i: number, lastSeenAt: Date): void {
-    const entry = this.at(i);
-    const iso = lastSeenAt.toISOString();
-    // The closing quote must follow: an ISO time of another length would corrupt the item.
-    if (entry.json[entry.lastSeenAtOffset + iso.length] !== 0x22)
-      throw new Error(`a time of another length: ${iso}`);
-    entry.json.write(iso, entry.lastSeenAtOffset, "latin1");
   }
 
   at(i: number): ServiceEntry {
@@ -253,23 +219,10 @@ export class ServiceTable {
     const cacheKey = `${order.sort}:${order.order}`;
     const cached = this.orders.get(cacheKey);
     if (cached) return cached;
-    const sign = order.order === "asc" ? 1 : -1;
     // Relevance without q ranks nothing: every entry ties and id decides (as the SQL did).
     const key = order.sort === "relevance" ? null : order.sort;
-    const sorted = Int32Array.from(this.entries.keys()).sort((a, b) => {
-      if (key !== null) {
-        const rx = this.at(a).sortRanks[key];
-        const ry = this.at(b).sortRanks[key];
-        if ((rx === 0) !== (ry === 0)) return rx === 0 ? 1 : -1;
-        if (rx !== ry) return sign * (rx - ry);
-      }
-      return (this.idPlace[a] ?? 0) - (this.idPlace[b] ?? 0);
-    });
-    const place = new Int32Array(sorted.length);
-    sorted.forEach((entry, i) => {
-      place[entry] = i;
-    });
-    const computed = { sorted, place };
+    const ranks = Int32Array.from(this.entries, (entry) => (key === null ? 0 : entry.sortRanks[key]));
+    const computed = orderByRanks(ranks, this.idPlace, order.order === "desc");
     this.orders.set(cacheKey, computed);
     return computed;
   }

@@ -1,3 +1,4 @@
+import { IntList } from "./int-list";
 import { bitset } from "./sorted-lists";
 import { rankWord, type TermPositions } from "./text-ranking";
 import { parseTsVector } from "./tsvector";
@@ -44,36 +45,6 @@ export const NO_POSTING: Posting = {
 };
 /** A posting in at least 1 document in DENSE gets a bitset (see Posting.bits). */
 const DENSE = 32;
-
-/** A growing list of 32-bit integers in one typed array (doubling), for building the flat arrays. */
-class IntList {
-  private values = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length] = value;
-    this.length += 1;
-  }
-
-  at(i: number): number {
-    return this.values[i] as number;
-  }
-
-  /** Adds `by` to the value at i. */
-  addAt(i: number, by: number): void {
-    this.values[i] = (this.values[i] as number) + by;
-  }
-
-  /** The values as an array of exactly their length. */
-  done(): Int32Array {
-    return this.values.slice(0, this.length);
-  }
-}
 
 /**
  * Builds the index's postings from documents added one at a time (as Postgres prints tsvectors),

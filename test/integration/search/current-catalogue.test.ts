@@ -7,7 +7,6 @@ import {
   pruneCatalogueChanges,
 } from "../../../src/catalogue/catalogue-changes";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
-import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -18,7 +17,9 @@ describe("the in-memory catalogue index follows the database", () => {
   let database: TestDatabase;
   let pool: ReadPool;
   const names = async (store: CurrentCatalogue): Promise<string[]> =>
-    serviceItems<{ name: string }>(await store.current(), { status: "all" }, "name").map((item) => item.name);
+    (await serviceItems<{ name: string }>(pool, await store.current(), { status: "all" }, "name")).map(
+      (item) => item.name,
+    );
   /** A snapshot as the index loader takes it: the first statement of a REPEATABLE READ transaction. */
   const takeSnapshot = async (): Promise<string> => {
     const reader = await pool.connect();
@@ -31,8 +32,7 @@ describe("the in-memory catalogue index follows the database", () => {
       reader.release();
     }
   };
-  const store = (refreshMs: number) =>
-    new CurrentCatalogue({ pool, logger: testLogger, serialisers: catalogueSerialisers, refreshMs });
+  const store = (refreshMs: number) => new CurrentCatalogue({ pool, logger: testLogger, refreshMs });
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -2,35 +2,36 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedSince, currentSnapshot, probedSince } from "../../../src/catalogue/catalogue-changes";
 import { recordProbe } from "../../../src/catalogue/probe-writes";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
-import { catalogueSerialisers } from "../../../src/http/catalogue-listing";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
 import { type LoadedCatalogue, loadCatalogue } from "../../../src/search/loaded-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { serviceItems } from "../../support/loaded-catalogue";
+import { endpointItems, serviceItems } from "../../support/loaded-catalogue";
 import { testLogger } from "../../support/logger";
 import { seedPaymentOptions } from "../../support/payments";
 import { probeOption, probeResult } from "../../support/probe";
 
+let pool: ReadPool;
+
 interface EndpointItem {
   url: string;
-  verified: boolean;
   last_probe: { status_code: number | null } | null;
 }
 
 /** Every endpoint item of the loaded catalogue, in its default order. */
-function endpointItems(index: LoadedCatalogue): EndpointItem[] {
-  const listing = index.endpoints.list({}, undefined, { offset: 0, limit: 50 }, undefined, Date.now());
-  return listing.items.map((parts) => JSON.parse(Buffer.concat(parts).toString()) as EndpointItem);
-}
+const endpointsOf = (index: LoadedCatalogue) => endpointItems<EndpointItem>(pool, index);
 
 /** Listed service names matching the filters, cheapest first. */
-const namesByPrice = (index: LoadedCatalogue, filters: { verified?: boolean } = {}): string[] =>
-  serviceItems<{ name: string }>(index, { status: "listed", ...filters }, "price").map((item) => item.name);
+const namesByPrice = async (
+  index: LoadedCatalogue,
+  filters: { verified?: boolean } = {},
+): Promise<string[]> =>
+  (await serviceItems<{ name: string }>(pool, index, { status: "listed", ...filters }, "price")).map(
+    (item) => item.name,
+  );
 
 describe("probe results and seen times reach the in-memory catalogue in place", () => {
   let database: TestDatabase;
-  let pool: ReadPool;
   let catalogue: CurrentCatalogue;
   const endpointIds: Record<string, string> = {};
   let probedAt = Date.now() - 60_000;
@@ -83,7 +84,6 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     catalogue = new CurrentCatalogue({
       pool,
       logger: testLogger,
-      serialisers: catalogueSerialisers,
       refreshMs: 0,
     });
   });
@@ -102,19 +102,21 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
 
   it("when probes change endpoints, then the loaded catalogue shows them without being loaded again", async () => {
     const loaded = await catalogue.current();
-    const before = endpointItems(loaded).find((item) => item.url === "https://dear.test/price");
+    const before = (await endpointsOf(loaded)).find((item) => item.url === "https://dear.test/price");
     expect(before).toMatchObject({ verified: false, last_probe: null });
-    expect(namesByPrice(loaded, { verified: true })).toEqual(["Cheap oracle"]);
+    expect(await namesByPrice(loaded, { verified: true })).toEqual(["Cheap oracle"]);
 
     await probe("https://dear.test/price", [probeOption({ price_usdc: "0.05", amount_atomic: "50000" })]);
     const refreshed = await catalogue.current();
     expect(refreshed).toBe(loaded); // the same catalogue, brought up to date in place
-    expect(endpointItems(refreshed).find((item) => item.url === "https://dear.test/price")).toMatchObject({
+    expect(
+      (await endpointsOf(refreshed)).find((item) => item.url === "https://dear.test/price"),
+    ).toMatchObject({
       verified: true,
       last_probe: { status_code: 402 },
     });
     // The services' verified filter reads the entries' facets, refreshed with them.
-    expect(namesByPrice(refreshed, { verified: true })).toEqual(["Cheap oracle", "Dear oracle"]);
+    expect(await namesByPrice(refreshed, { verified: true })).toEqual(["Cheap oracle", "Dear oracle"]);
     expect(await changedSince(pool, refreshed.snapshot)).toBe(false);
     expect(await probedSince(pool, refreshed.snapshot)).toEqual([]);
   });
@@ -125,19 +127,19 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     await database.db.service.updateMany({ data: { lastSeenAt: seenAt } });
     const refreshed = await catalogue.current();
     expect(refreshed).toBe(loaded);
-    const items = serviceItems<{ last_seen_at: string }>(refreshed, { status: "all" }, "name");
+    const items = await serviceItems<{ last_seen_at: string }>(pool, refreshed, { status: "all" }, "name");
     expect(items.map((item) => item.last_seen_at)).toEqual([seenAt.toISOString(), seenAt.toISOString()]);
   });
 
   it("when a probe changes an entry's cheapest price, then the price order follows in place, ranked as Postgres ranks it", async () => {
     const loaded = await catalogue.current();
-    expect(namesByPrice(loaded)).toEqual(["Cheap oracle", "Dear oracle"]);
+    expect(await namesByPrice(loaded)).toEqual(["Cheap oracle", "Dear oracle"]);
     await probe("https://dear.test/price", [probeOption({ price_usdc: "0.001", amount_atomic: "1000" })]);
     const refreshed = await catalogue.current();
     expect(refreshed).toBe(loaded);
-    expect(namesByPrice(refreshed)).toEqual(["Dear oracle", "Cheap oracle"]);
+    expect(await namesByPrice(refreshed)).toEqual(["Dear oracle", "Cheap oracle"]);
     // The ranks computed in place are those a fresh load gets from Postgres.
-    const fresh = await loadCatalogue(pool, catalogueSerialisers);
+    const fresh = await loadCatalogue(pool);
     const priceRanks = (index: LoadedCatalogue) =>
       Array.from({ length: index.services.size }, (_, i) => {
         const entry = index.services.at(i);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ordinals, pageByKeys } from "../../../src/search/page-order";
+import { orderByRanks, pageByKeys } from "../../../src/search/page-order";
 
 describe("pageByKeys", () => {
   const values = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000); // a permutation
@@ -110,8 +110,22 @@ describe("pageByKeys", () => {
   });
 });
 
-describe("ordinals", () => {
-  it("when keys are strings, then each item gets its place in ascending key order", () => {
-    expect(Array.from(ordinals(4, (i) => ["c", "a", "d", "b"][i] ?? ""))).toEqual([2, 0, 3, 1]);
+describe("orderByRanks", () => {
+  // Entries 0…4 with ranks (0: no value) and places in id order.
+  const ranks = Int32Array.from([2, 0, 1, 2, 3]);
+  const idPlace = Int32Array.from([3, 0, 4, 1, 2]);
+
+  it("when ascending, then lower ranks come first, equal ranks by id, no value last", () => {
+    const { sorted, place } = orderByRanks(ranks, idPlace, false);
+    expect(Array.from(sorted)).toEqual([2, 3, 0, 4, 1]);
+    expect(Array.from(place)).toEqual([2, 4, 0, 1, 3]);
+  });
+
+  it("when descending, then higher ranks come first, equal ranks still by id, no value still last", () => {
+    expect(Array.from(orderByRanks(ranks, idPlace, true).sorted)).toEqual([4, 3, 0, 2, 1]);
+  });
+
+  it("when every rank is 0, then the order is the id order", () => {
+    expect(Array.from(orderByRanks(new Int32Array(5), idPlace, true).sorted)).toEqual([1, 3, 4, 0, 2]);
   });
 });
