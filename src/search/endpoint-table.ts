@@ -143,7 +143,13 @@ export class EndpointTableBuilder {
         prices: new ListColumn(this.priceStarts.done(), this.priceCodes.done()),
         flags: Uint8Array.from(this.flags.done()),
         lastVerifiedAt: Float64Array.from(this.verifiedAt),
-        dictionaries: this,
+        // The dictionaries only: the builder's growing lists are garbage once the columns are made.
+        dictionaries: {
+          methods: this.methods,
+          categories: this.categories,
+          networks: this.networks,
+          prices: this.prices,
+        },
       },
       text,
     );
