@@ -5,6 +5,7 @@ import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { sameAmount } from "./amounts";
 import { endpointFields } from "./endpoint-table";
+import { Interned } from "./interned";
 import { type LoadedCatalogue, readInOneSnapshot, serviceEntry } from "./loaded-catalogue";
 import type { ServiceEntry } from "./service-entry";
 import { cheapestPrice } from "./service-table";
@@ -71,6 +72,7 @@ function applyInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges): bool
     endpointUpdates.push([i, next]);
   }
   const serviceUpdates: Array<[number, ServiceEntry]> = [];
+  const strings = new Interned();
   let pricesMoved = false;
   for (const record of changes.records) {
     const i = services.indexOf(record.id);
@@ -81,6 +83,7 @@ function applyInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges): bool
       old.sortRanks,
       changes.facets.get(record.rowId) ?? NO_FACETS,
       old.payableEndpoints + (payableChange.get(record.id) ?? 0),
+      strings,
     );
     if (!indexedFieldsEqual(old, next)) return false;
     pricesMoved ||= !sameAmount(cheapestPrice(old), cheapestPrice(next));

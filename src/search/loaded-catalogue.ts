@@ -20,6 +20,7 @@ import type { ReadPool } from "../db/read-pool";
 import { amountOf } from "./amounts";
 import { type EndpointTable, EndpointTableBuilder, endpointFields } from "./endpoint-table";
 import { IntList } from "./int-list";
+import { Interned } from "./interned";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
 import { TextIndex } from "./text-index";
@@ -47,32 +48,14 @@ export interface CatalogueSerialisers {
 
 const time = (date: Date | null) => date?.getTime() ?? null;
 
-/**
- * Strings that many entries share (tags, methods, networks, assets, sources), kept once: every
- * row Postgres returns carries its own copy, and 100,000 entries' copies add up.
- */
-class Interned {
-  private readonly strings = new Map<string, string>();
-
-  of(value: string): string;
-  of(value: string | null): string | null;
-  of(value: string | null): string | null {
-    if (value === null) return null;
-    const known = this.strings.get(value);
-    if (known !== undefined) return known;
-    this.strings.set(value, value);
-    return value;
-  }
-}
-
-const shared = new Interned();
-
 /** An entry of the services list: `sortRanks` are the entry's places in the whole catalogue's sorts. */
 export function serviceEntry(
   record: EntryFields,
   sortRanks: ServiceEntry["sortRanks"],
   facets: EntryFacets,
   payableEndpoints: number,
+  /** Strings of the entries being made together (a load, a refresh), each kept once. */
+  shared: Interned,
 ): ServiceEntry {
   return {
     id: record.id,
@@ -160,10 +143,13 @@ export async function loadCatalogue(pool: ReadPool): Promise<LoadedCatalogue> {
     const entries: ServiceEntry[] = [];
     const serviceText = new PostingsBuilder();
     const idPlaces = new IntList();
+    const strings = new Interned();
     for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
       for (const { document, ranks, idPlace, ...record } of rows) {
         const entryFacets = facets.get(record.rowId) ?? NO_FACETS;
-        entries.push(serviceEntry(record, sortRanksOf(ranks), entryFacets, payable.get(record.id) ?? 0));
+        entries.push(
+          serviceEntry(record, sortRanksOf(ranks), entryFacets, payable.get(record.id) ?? 0, strings),
+        );
         serviceText.add(document);
         idPlaces.push(idPlace);
       }

@@ -87,16 +87,15 @@ export class TextIndex {
   constructor(
     private readonly lexicon: Map<string, number>,
     documents: Documents,
-    ranks: Float32Array,
   ) {
     this.documents = documents;
-    this.postings = new Postings(documents, ranks);
+    this.postings = new Postings(documents);
   }
 
   /** The index of documents added to a builder (see PostingsBuilder). */
   static of(builder: PostingsBuilder): TextIndex {
-    const { lexicon, documents, ranks } = builder.finish();
-    return new TextIndex(lexicon, documents, ranks);
+    const { lexicon, documents } = builder.finish();
+    return new TextIndex(lexicon, documents);
   }
 
   /**
@@ -214,7 +213,7 @@ export class TextIndex {
       found.addRanked(
         doc,
         words === 1
-          ? ((lists[0] as Posting).ranks[at] as number)
+          ? this.postings.wordRank(lists[0] as Posting, at)
           : rankPlainAnd(this.documents.positions, starts, ends),
       );
     }
@@ -263,14 +262,15 @@ export class TextIndex {
     return found.matches();
   }
 
-  /** A query of one word: its posting, as accepted, with the ranks computed at load. */
+  /** A query of one word: its posting, as accepted, with its one-word ranks. */
   private searchWord(posting: Posting, accept: (doc: number) => boolean, ranked: boolean): TextMatches {
-    if (accept === acceptAll) return { docs: posting.docs, ranks: ranked ? posting.ranks : EMPTY_RANKS };
+    if (accept === acceptAll)
+      return { docs: posting.docs, ranks: ranked ? this.postings.wordRanks(posting) : EMPTY_RANKS };
     const found = new Collector(posting.docs.length, ranked);
     for (let i = 0; i < posting.docs.length; i += 1) {
       const doc = posting.docs[i] as number;
       if (!accept(doc)) continue;
-      if (ranked) found.addRanked(doc, posting.ranks[i] as number);
+      if (ranked) found.addRanked(doc, this.postings.wordRank(posting, i));
       else found.add(doc);
     }
     return found.matches();

@@ -1,7 +1,7 @@
 import { IntList } from "./int-list";
 import { bitset } from "./sorted-lists";
 import { rankWord, type TermPositions } from "./text-ranking";
-import { parseTsVector } from "./tsvector";
+import { scanTsVector } from "./tsvector";
 
 /**
  * Every document's words in a few flat arrays for the whole index (compressed sparse rows, lexeme
@@ -9,8 +9,9 @@ import { parseTsVector } from "./tsvector";
  * most in a document or two, and a typed array costs ~300 bytes of headers and allocation before
  * its first element. Occurrence o (one lexeme in one document) is docs[o]; lexeme l's occurrences
  * are lexemeStarts[l]..lexemeStarts[l+1), ascending by document; occurrence o's positions are
- * positions[termStarts[o]..termEnds[o]), each (position << 2) | weight code (3 = A … 0 = D). An
- * occurrence's index is the "term slot" ranking reads positions by.
+ * positions[termStarts[o]..termEnds[o]), each (position << 2) | weight code (3 = A … 0 = D) in 16
+ * bits (Postgres keeps positions below 2^14). An occurrence's index is the "term slot" ranking
+ * reads positions by.
  */
 export interface Documents extends TermPositions {
   documentCount: number;
@@ -18,13 +19,13 @@ export interface Documents extends TermPositions {
   docs: Int32Array;
 }
 
-/** A lexeme's documents (ascending) and, in parallel, where its positions are and its rank alone. */
+/** A lexeme's documents (ascending) and, in parallel, where its positions are. */
 export interface Posting {
+  /** The lexeme's id; -1 for a list of documents that is no lexeme's. */
+  lexeme: number;
   docs: Int32Array;
-  /** The lexeme's positions in docs[i] are positions[starts[i]..starts[i + 1]). */
+  /** The lexeme's positions in docs[i] are positions[starts[i]..starts[i + 1]) (the index's positions). */
   starts: Int32Array;
-  /** ts_rank of docs[i] for a query of this lexeme alone (the most common query), computed once. */
-  ranks: Float32Array;
   /**
    * For a common lexeme (in at least 1 document in 32), its documents as a bitset too, no larger
    * than `docs`: intersecting with it is one bit test per candidate instead of a search; and
@@ -37,52 +38,68 @@ export interface Posting {
 
 export const EMPTY = new Int32Array(0);
 export const NO_POSTING: Posting = {
+  lexeme: -1,
   docs: EMPTY,
   starts: new Int32Array(1),
-  ranks: new Float32Array(0),
   bits: null,
   bitCounts: null,
 };
 /** A posting in at least 1 document in DENSE gets a bitset (see Posting.bits). */
 const DENSE = 32;
+/** Postings at least this long keep their one-word ranks once computed (see Postings.wordRanks). */
+const LONG_POSTING = 2_048;
+/** How many long postings keep their ranks (the most recently used). */
+const RANKED_POSTINGS_KEPT = 256;
 
 /**
  * Builds the index's postings from documents added one at a time (as Postgres prints tsvectors),
- * so a caller can read them in batches and free the text as it goes. Documents are parsed into
+ * so a caller can read them in batches and free the text as it goes. Documents are scanned into
  * document-major flat lists, rearranged lexeme by lexeme when done.
  */
 export class PostingsBuilder {
   private readonly lexicon = new Map<string, number>();
   private readonly occurrencesOf = new IntList();
   private readonly positionsOf = new IntList();
-  /** Document-major: each document's (lexeme id, position count) pairs, and the positions. */
+  /** Document-major: each document's first term, each term's lexeme, first position and count. */
   private readonly docTermStarts = new IntList();
   private readonly termIds = new IntList();
+  private readonly termPositionStarts = new IntList();
   private readonly termCounts = new IntList();
-  private readonly parsed = new IntList();
+  private readonly scanned = new IntList();
+  /** The lexeme being scanned (its positions follow). */
+  private current = -1;
+  private readonly onLexeme = (lexeme: string) => {
+    this.closeTerm();
+    let id = this.lexicon.get(lexeme);
+    if (id === undefined) {
+      id = this.lexicon.size;
+      this.lexicon.set(lexeme, id);
+      this.occurrencesOf.push(0);
+      this.positionsOf.push(0);
+    }
+    this.current = id;
+    this.termIds.push(id);
+    this.termPositionStarts.push(this.scanned.length);
+  };
+  private readonly onPosition = (encoded: number) => this.scanned.push(encoded);
 
   /** Adds the next document; null for a document that was never built. */
   add(text: string | null): void {
     this.docTermStarts.push(this.termIds.length);
     if (text === null) return;
-    const terms = parseTsVector(text).map(({ lexeme, positions }) => {
-      let id = this.lexicon.get(lexeme);
-      if (id === undefined) {
-        id = this.lexicon.size;
-        this.lexicon.set(lexeme, id);
-        this.occurrencesOf.push(0);
-        this.positionsOf.push(0);
-      }
-      return { id, positions };
-    });
-    terms.sort((a, b) => a.id - b.id);
-    for (const { id, positions } of terms) {
-      this.termIds.push(id);
-      this.termCounts.push(positions.length);
-      for (const position of positions) this.parsed.push(position);
-      this.occurrencesOf.addAt(id, 1);
-      this.positionsOf.addAt(id, positions.length);
-    }
+    scanTsVector(text, this.onLexeme, this.onPosition);
+    this.closeTerm();
+  }
+
+  /** Counts the positions of the lexeme just scanned. */
+  private closeTerm(): void {
+    if (this.current < 0) return;
+    const k = this.termIds.length - 1;
+    const count = this.scanned.length - this.termPositionStarts.at(k);
+    this.termCounts.push(count);
+    this.occurrencesOf.addAt(this.current, 1);
+    this.positionsOf.addAt(this.current, count);
+    this.current = -1;
   }
 
   get documentCount(): number {
@@ -90,7 +107,7 @@ export class PostingsBuilder {
   }
 
   /** The lexicon and flat arrays, lexeme by lexeme; the builder is spent. */
-  finish(): { lexicon: Map<string, number>; documents: Documents; ranks: Float32Array } {
+  finish(): { lexicon: Map<string, number>; documents: Documents } {
     const lexemes = this.lexicon.size;
     const documentCount = this.documentCount;
     const lexemeStarts = new Int32Array(lexemes + 1);
@@ -102,13 +119,11 @@ export class PostingsBuilder {
     const occurrences = lexemeStarts[lexemes] as number;
     const docs = new Int32Array(occurrences);
     const termStarts = new Int32Array(occurrences + 1);
-    const positions = new Int32Array(positionStartOf[lexemes] as number);
-    const ranks = new Float32Array(occurrences);
+    const positions = new Uint16Array(positionStartOf[lexemes] as number);
     // Where each lexeme's next occurrence and positions go; documents arrive in order, so each
     // lexeme's occurrences stay ascending by document.
     const nextOccurrence = lexemeStarts.slice(0, lexemes);
     const nextPosition = positionStartOf.slice(0, lexemes);
-    let read = 0;
     for (let doc = 0; doc < documentCount; doc += 1) {
       const end = doc + 1 < documentCount ? this.docTermStarts.at(doc + 1) : this.termIds.length;
       for (let k = this.docTermStarts.at(doc); k < end; k += 1) {
@@ -116,11 +131,10 @@ export class PostingsBuilder {
         const o = nextOccurrence[id] as number;
         const start = nextPosition[id] as number;
         const count = this.termCounts.at(k);
+        const from = this.termPositionStarts.at(k);
         docs[o] = doc;
         termStarts[o] = start;
-        for (let p = 0; p < count; p += 1) positions[start + p] = this.parsed.at(read + p);
-        read += count;
-        ranks[o] = rankWord(positions, start, start + count);
+        for (let p = 0; p < count; p += 1) positions[start + p] = this.scanned.at(from + p);
         nextOccurrence[id] = o + 1;
         nextPosition[id] = start + count;
       }
@@ -138,7 +152,6 @@ export class PostingsBuilder {
         termEnds: termStarts.subarray(1),
         positions,
       },
-      ranks,
     };
   }
 }
@@ -146,11 +159,10 @@ export class PostingsBuilder {
 /** The postings of a finished index: views into its flat arrays, and bitsets of common lexemes. */
 export class Postings {
   private readonly bitsets = new Map<number, { bits: Int32Array; bitCounts: Int32Array }>();
+  /** One-word ranks of recently searched long postings, by lexeme (see wordRanks). */
+  private readonly rankedPostings = new Map<number, Float32Array>();
 
-  constructor(
-    readonly documents: Documents,
-    private readonly ranks: Float32Array,
-  ) {
+  constructor(readonly documents: Documents) {
     const { lexemeStarts, docs, documentCount } = documents;
     for (let l = 0; l + 1 < lexemeStarts.length; l += 1) {
       const [start, end] = [lexemeStarts[l] as number, lexemeStarts[l + 1] as number];
@@ -167,12 +179,34 @@ export class Postings {
     const end = this.documents.lexemeStarts[l + 1] as number;
     const dense = this.bitsets.get(l);
     return {
+      lexeme: l,
       docs: this.documents.docs.subarray(start, end),
       starts: this.documents.termStarts.subarray(start, end + 1),
-      ranks: this.ranks.subarray(start, end),
       bits: dense?.bits ?? null,
       bitCounts: dense?.bitCounts ?? null,
     };
+  }
+
+  /** ts_rank of the posting's i-th document for a query of its lexeme alone. */
+  wordRank(posting: Posting, i: number): number {
+    return rankWord(this.documents.positions, posting.starts[i] as number, posting.starts[i + 1] as number);
+  }
+
+  /**
+   * The one-word ranks of every document of a posting (the most common query). Computed per
+   * search, not held for every lexeme (4 bytes an occurrence: 60 MB at 100,000 services); a long
+   * posting's are kept while it is among the most recently searched, as common words recur.
+   */
+  wordRanks(posting: Posting): Float32Array {
+    const kept = this.rankedPostings.get(posting.lexeme);
+    if (kept !== undefined) return kept;
+    const ranks = new Float32Array(posting.docs.length);
+    for (let i = 0; i < ranks.length; i += 1) ranks[i] = this.wordRank(posting, i);
+    if (posting.lexeme >= 0 && ranks.length >= LONG_POSTING) {
+      if (this.rankedPostings.size >= RANKED_POSTINGS_KEPT) this.rankedPostings.clear();
+      this.rankedPostings.set(posting.lexeme, ranks);
+    }
+    return ranks;
   }
 }
 

@@ -9,7 +9,7 @@
 export interface TermPositions {
   termStarts: Int32Array;
   termEnds: Int32Array;
-  positions: Int32Array;
+  positions: Uint16Array;
 }
 
 /** What ranking needs of a query, prepared once per search rather than once per document. */
@@ -63,7 +63,7 @@ function pairWeight(a: number, b: number): number {
  */
 function addPairs(
   rank: number,
-  positions: Int32Array,
+  positions: Uint16Array,
   start: number,
   end: number,
   seenStart: number,
@@ -90,7 +90,7 @@ function finalRank(raw: number): number {
 }
 
 /** calc_rank_or's share of one word with positions [start, end): its occurrences, the heaviest counted fully. */
-function orWordRank(positions: Int32Array, start: number, end: number): number {
+function orWordRank(positions: Uint16Array, start: number, end: number): number {
   let sum = 0;
   let heaviest = -1;
   let heaviestIndex = 0;
@@ -107,7 +107,7 @@ function orWordRank(positions: Int32Array, start: number, end: number): number {
 }
 
 /** ts_rank of a query of one word whose positions in the document are [start, end). */
-export function rankWord(positions: Int32Array, start: number, end: number): number {
+export function rankWord(positions: Uint16Array, start: number, end: number): number {
   return finalRank(orWordRank(positions, start, end));
 }
 
@@ -116,7 +116,7 @@ export function rankWord(positions: Int32Array, start: number, end: number): num
  * word t's positions at [starts[t], ends[t])): the same pairs in the same order, without
  * rankAnd's bookkeeping for words absent from the document.
  */
-export function rankPlainAnd(positions: Int32Array, starts: Int32Array, ends: Int32Array): number {
+export function rankPlainAnd(positions: Uint16Array, starts: Int32Array, ends: Int32Array): number {
   let rank = -1;
   for (let t = 1; t < starts.length; t += 1) {
     const start = starts[t] as number;

@@ -28,3 +28,24 @@ describe("parseTsVector (tsvector text as Postgres prints it)", () => {
     expect(parseTsVector("")).toEqual([]);
   });
 });
+
+describe("parseTsVector on unusual lexemes", () => {
+  it("when a lexeme holds a colon, a comma or digits, then they are part of the lexeme, not positions", () => {
+    expect(parseTsVector("'10:30':1 'a,b':2D '2026':3B")).toEqual([
+      { lexeme: "10:30", positions: [1 << 2] },
+      { lexeme: "a,b", positions: [2 << 2] },
+      { lexeme: "2026", positions: [(3 << 2) | 2] },
+    ]);
+  });
+
+  it("when a position is the largest Postgres keeps (16383), then it is read whole", () => {
+    expect(parseTsVector("'late':16383A")).toEqual([{ lexeme: "late", positions: [(16383 << 2) | 3] }]);
+  });
+
+  it("when a lexeme ends in an escaped quote, then its positions still follow", () => {
+    expect(parseTsVector("'rock''n''':4 'x\\\\':5")).toEqual([
+      { lexeme: "rock'n'", positions: [4 << 2] },
+      { lexeme: "x\\", positions: [5 << 2] },
+    ]);
+  });
+});
