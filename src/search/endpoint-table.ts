@@ -4,6 +4,7 @@ import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import { AmountCodes } from "./amount-codes";
 import { amountOf } from "./amounts";
 import type { EndpointFilters } from "./filters";
+import { IdLookup } from "./id-lookup";
 import { IntList } from "./int-list";
 import { orderByRanks, pageByKeys } from "./page-order";
 import { acceptAll, type TextIndex } from "./text-index";
@@ -188,14 +189,15 @@ type Check = (i: number) => boolean;
 export class EndpointTable {
   /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
   private byPrice: { sorted: Int32Array; place: Int32Array } | null = null;
-  /** Entry index by id, built on the first in-place refresh. */
-  private positions: Map<string, number> | null = null;
+  private readonly lookup: IdLookup;
 
   constructor(
     private readonly columns: EndpointColumns,
     /** Documents in the same order as the entries. */
     readonly text: TextIndex,
-  ) {}
+  ) {
+    this.lookup = new IdLookup(columns.idPlace, (i) => this.id(i));
+  }
 
   get size(): number {
     return this.columns.ids.length;
@@ -203,8 +205,7 @@ export class EndpointTable {
 
   /** The index of the endpoint with this id. */
   indexOf(id: string): number | undefined {
-    this.positions ??= new Map(this.columns.ids.map((entryId, i) => [entryId, i]));
-    return this.positions.get(id);
+    return this.lookup.find(id);
   }
 
   id(i: number): string {

@@ -157,8 +157,8 @@ export async function loadCatalogue(pool: ReadPool): Promise<LoadedCatalogue> {
     }
     return {
       snapshot,
-      services: new ServiceTable(entries, TextIndex.of(serviceText), idPlaces.done()),
-      endpoints: endpointTable.build(TextIndex.of(endpointText)),
+      services: new ServiceTable(entries, await TextIndex.of(serviceText), idPlaces.done()),
+      endpoints: endpointTable.build(await TextIndex.of(endpointText)),
     };
   });
 }

@@ -4,6 +4,7 @@ import type { ServiceOrder } from "../catalogue/service-queries";
 import { decimalToString } from "../normalise/decimal";
 import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
 import type { ServiceFilters } from "./filters";
+import { IdLookup } from "./id-lookup";
 import { orderByRanks, pageByKeys } from "./page-order";
 import { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
@@ -88,8 +89,7 @@ export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
   private readonly columns: ServiceColumns;
-  /** Entry index by id, built on the first in-place refresh. */
-  private positions: Map<string, number> | null = null;
+  private readonly lookup: IdLookup;
 
   constructor(
     /** Replaced one by one in place (see replace); the columns read the same array. */
@@ -100,6 +100,7 @@ export class ServiceTable {
     private readonly idPlace: Int32Array,
   ) {
     this.columns = new ServiceColumns(entries);
+    this.lookup = new IdLookup(idPlace, (i) => this.at(i).id);
   }
 
   get size(): number {
@@ -172,8 +173,7 @@ export class ServiceTable {
 
   /** The index of the entry shown under `id`. */
   indexOf(id: string): number | undefined {
-    this.positions ??= new Map(this.entries.map((entry, i) => [entry.id, i]));
-    return this.positions.get(id);
+    return this.lookup.find(id);
   }
 
   /**

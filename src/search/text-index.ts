@@ -93,8 +93,8 @@ export class TextIndex {
   }
 
   /** The index of documents added to a builder (see PostingsBuilder). */
-  static of(builder: PostingsBuilder): TextIndex {
-    const { lexicon, documents } = builder.finish();
+  static async of(builder: PostingsBuilder): Promise<TextIndex> {
+    const { lexicon, documents } = await builder.finish();
     return new TextIndex(lexicon, documents);
   }
 
