@@ -63,26 +63,28 @@ export class PostingsBuilder {
   private readonly lexicon = new Map<string, number>();
   private readonly occurrencesOf = new IntList();
   private readonly positionsOf = new IntList();
-  /** Document-major: each document's first term, each term's lexeme, first position and count. */
+  /** Document-major: each document's first term; each term's lexeme and position count; the positions. */
   private readonly docTermStarts = new IntList();
   private readonly termIds = new IntList();
-  private readonly termPositionStarts = new IntList();
-  private readonly termCounts = new IntList();
-  private readonly scanned = new IntList();
-  /** The lexeme being scanned (its positions follow). */
+  /** At most 256 positions a lexeme in a tsvector (Postgres's MAXNUMPOS). */
+  private readonly termCounts = new IntList(Uint16Array);
+  private readonly scanned = new IntList(Uint16Array);
+  /** The lexeme being scanned (its positions follow), and where its positions start. */
   private current = -1;
+  private currentFrom = 0;
   private readonly onLexeme = (lexeme: string) => {
     this.closeTerm();
     let id = this.lexicon.get(lexeme);
     if (id === undefined) {
       id = this.lexicon.size;
-      this.lexicon.set(lexeme, id);
+      // A flat copy: a substring of the document would keep the whole document text alive.
+      this.lexicon.set(flatCopy(lexeme), id);
       this.occurrencesOf.push(0);
       this.positionsOf.push(0);
     }
     this.current = id;
+    this.currentFrom = this.scanned.length;
     this.termIds.push(id);
-    this.termPositionStarts.push(this.scanned.length);
   };
   private readonly onPosition = (encoded: number) => this.scanned.push(encoded);
 
@@ -97,8 +99,7 @@ export class PostingsBuilder {
   /** Counts the positions of the lexeme just scanned. */
   private closeTerm(): void {
     if (this.current < 0) return;
-    const k = this.termIds.length - 1;
-    const count = this.scanned.length - this.termPositionStarts.at(k);
+    const count = this.scanned.length - this.currentFrom;
     this.termCounts.push(count);
     this.occurrencesOf.addAt(this.current, 1);
     this.positionsOf.addAt(this.current, count);
@@ -130,6 +131,8 @@ export class PostingsBuilder {
     // lexeme's occurrences stay ascending by document.
     const nextOccurrence = lexemeStarts.slice(0, lexemes);
     const nextPosition = positionStartOf.slice(0, lexemes);
+    // Positions were scanned in term order, document after document: read them in that order.
+    let read = 0;
     for (let doc = 0; doc < documentCount; doc += 1) {
       if (doc % FINISH_SLICE === FINISH_SLICE - 1) await yieldToEventLoop();
       const end = doc + 1 < documentCount ? this.docTermStarts.at(doc + 1) : this.termIds.length;
@@ -138,10 +141,10 @@ export class PostingsBuilder {
         const o = nextOccurrence[id] as number;
         const start = nextPosition[id] as number;
         const count = this.termCounts.at(k);
-        const from = this.termPositionStarts.at(k);
         docs[o] = doc;
         termStarts[o] = start;
-        for (let p = 0; p < count; p += 1) positions[start + p] = this.scanned.at(from + p);
+        for (let p = 0; p < count; p += 1) positions[start + p] = this.scanned.at(read + p);
+        read += count;
         nextOccurrence[id] = o + 1;
         nextPosition[id] = start + count;
       }
@@ -224,6 +227,11 @@ export class Postings {
     }
     return ranks;
   }
+}
+
+/** A string that holds its own characters (not a slice of a longer one). */
+function flatCopy(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
 }
 
 /** The term slot (occurrence index) of the lexeme in the document, or -1. */
