@@ -59,8 +59,13 @@ class Replica {
   readonly exit: Promise<void>;
   exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   heapMb = 0;
+  private peakHeapMb = 0;
   private longestStallMs = 0;
   private stderrTail = "";
+  private readonly startedAt = performance.now();
+  /** The last /proc reading, kept so a crash can still say how far memory had grown. */
+  private lastMemory = { rssMb: Number.NaN, peakMb: Number.NaN };
+  private readonly sampler: NodeJS.Timeout;
 
   private constructor(
     readonly child: ChildProcess,
@@ -83,10 +88,19 @@ class Replica {
       const sample = JSON.parse(line) as { stallMs: number; heapMb: number };
       this.longestStallMs = Math.max(this.longestStallMs, sample.stallMs);
       this.heapMb = sample.heapMb;
+      this.peakHeapMb = Math.max(this.peakHeapMb, sample.heapMb);
     });
+    this.sampler = setInterval(() => {
+      try {
+        this.memory();
+      } catch {
+        // the process is gone
+      }
+    }, 100);
     this.exit = new Promise((resolve) =>
       child.once("exit", (code, signal) => {
         this.exited = { code, signal };
+        clearInterval(this.sampler);
         resolve();
       }),
     );
@@ -121,9 +135,15 @@ class Replica {
 
   /** Why the process ended, as a table cell. */
   crashReason(): string {
-    if (/heap out of memory/i.test(this.stderrTail)) return "crashed: heap out of memory";
     const { code, signal } = this.exited ?? { code: null, signal: null };
-    return `crashed: exit ${signal ?? code}`;
+    const what = /heap out of memory/i.test(this.stderrTail)
+      ? "heap out of memory"
+      : `exit ${signal ?? code}`;
+    const after = (performance.now() - this.startedAt) / 1000;
+    return (
+      `crashed: ${what} ${after.toFixed(0)} s after start (RSS peak ${this.lastMemory.peakMb.toFixed(0)} MB ` +
+      `since start or the last reset, JS heap up to ${this.peakHeapMb.toFixed(0)} MB)`
+    );
   }
 
   /** VmRSS and VmHWM (peak since start or since resetPeak) in MB, from /proc. */
@@ -131,7 +151,8 @@ class Replica {
     const status = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
     const field = (name: string) =>
       Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-    return { rssMb: mb(field("VmRSS")), peakMb: mb(field("VmHWM")) };
+    this.lastMemory = { rssMb: mb(field("VmRSS")), peakMb: mb(field("VmHWM")) };
+    return this.lastMemory;
   }
 
   /** Starts a new VmHWM window (clear_refs 5: "reset the peak resident set size"). */
