@@ -591,8 +591,16 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
     );
     result.changesPeakRssMb = replica.memory().peakMb;
   } catch (error) {
-    if (!(error instanceof PhaseFailure)) throw error;
-    result.failure = { phase, reason: error.message };
+    // Anything else (an answer that is not 200, a write that failed) also ends this size, in its row.
+    // A request can fail before the exit is noticed: a process that ended says why it ended.
+    const ended = await Promise.race([replica.exit.then(() => true), sleep(2_000).then(() => false)]);
+    const message = error instanceof Error ? error.message : String(error);
+    const reason = ended
+      ? replica.crashReason()
+      : error instanceof PhaseFailure
+        ? message
+        : `failed: ${message}`;
+    result.failure = { phase, reason };
   } finally {
     await client?.stop();
     await replica.stop();
