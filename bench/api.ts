@@ -55,8 +55,11 @@ export interface ApiBenchmark {
 const BARE = "bare Express JSON route";
 const STORED = "bare route sending a stored search answer";
 
-/** Each query cycles through a few variants, so no single plan or page is measured alone. */
-function scenarios(serviceIds: string[]): Array<{ query: string; paths: string[] }> {
+/**
+ * Each query cycles through a few variants, so no single plan or page is measured alone. Also the
+ * request shapes of bench/scale.ts, which picks them by `query`.
+ */
+export function scenarios(serviceIds: string[]): Array<{ query: string; paths: string[] }> {
   const q = (text: string) => encodeURIComponent(text);
   return [
     {
@@ -80,6 +83,14 @@ function scenarios(serviceIds: string[]): Array<{ query: string; paths: string[]
       ],
     },
     {
+      // Words the catalogue does not know, one or two edits from known ones: read as typed (no
+      // match), then again word by word with the nearest known words (README, "how q is read").
+      query: "typo'd text search",
+      paths: ["wether forcast", "stock prise", "transalte text", "crypto walet", "flihgt hotel"].map(
+        (text) => `/v1/services?q=${q(text)}`,
+      ),
+    },
+    {
       query: "filters, sorted by volume",
       paths: [
         "/v1/services",
@@ -99,7 +110,7 @@ function scenarios(serviceIds: string[]): Array<{ query: string; paths: string[]
 }
 
 /** Checks every variant answers 200 and returns the mean number of items they match. */
-async function meanMatches(
+export async function meanMatches(
   baseUrl: string,
   paths: string[],
   headers?: Record<string, string>,

@@ -10,7 +10,6 @@
 // Standalone: `node --import tsx bench/freshness.ts [services] [renames]`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -21,18 +20,15 @@ import { startProbing } from "../src/probe/start-probing";
 import { generateCatalogue } from "./api-catalogue";
 import { benchProbeSettings, queued } from "./probe";
 import { processCpuSeconds } from "./process-cpu";
-import { type BenchDatabase, benchDatabase, benchLogger, markdownTable, startHelperProcess } from "./support";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
+import {
+  type BenchDatabase,
+  benchDatabase,
+  benchLogger,
+  freePort,
+  markdownTable,
+  sleep,
+  startHelperProcess,
+} from "./support";
 
 /** The product's own entry point in its own process, counting its "catalogue index loaded" lines. */
 class ApiProcess {

@@ -9,6 +9,7 @@ import { runCrawlBenchmark } from "./crawl";
 import { runEventsBenchmark } from "./events";
 import { runFreshnessBenchmark } from "./freshness";
 import { runProbeBenchmark } from "./probe";
+import { runScaleBenchmark } from "./scale";
 
 const sections: string[] = [];
 sections.push(await runCrawlBenchmark());
@@ -22,6 +23,9 @@ console.log(sections.at(-1));
 sections.push(await runFreshnessBenchmark());
 console.log(sections.at(-1));
 sections.push(await runCatalogueMemoryBenchmark());
+console.log(sections.at(-1));
+// 100,000 services only standalone (`node --import tsx bench/scale.ts`): see the README.
+sections.push(await runScaleBenchmark([10_000, 30_000]));
 console.log(sections.at(-1));
 
 const results = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");

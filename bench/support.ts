@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -55,6 +56,18 @@ export async function startHelperProcess<T>(
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return { info: JSON.parse(line) as T, child };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A port free on 127.0.0.1 right now, for a process that cannot be told to listen on port 0. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
 }
 
 export function markdownTable(header: string[], rows: (string | number)[][]): string {
