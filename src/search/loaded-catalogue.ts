@@ -90,15 +90,22 @@ export function serviceEntry(
 
 /**
  * Runs `work` in one read-only REPEATABLE READ transaction: everything it reads is one consistent
- * snapshot of the catalogue, which pg_current_snapshot() names.
+ * snapshot of the catalogue, which pg_current_snapshot() names. With `exported` (what
+ * pg_export_snapshot() returned in another open transaction), the transaction reads that same
+ * snapshot, so two connections can read one catalogue at once.
  */
 export async function readInOneSnapshot<T>(
   pool: ReadPool,
   work: (client: pg.PoolClient) => Promise<T>,
+  exported?: string,
 ): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    if (exported !== undefined) {
+      if (!/^[0-9A-F-]+$/i.test(exported)) throw new Error(`not a snapshot id: ${exported}`);
+      await client.query(`SET TRANSACTION SNAPSHOT '${exported}'`);
+    }
     // The whole catalogue is read here, well beyond the pool's limit for one API query.
     await client.query("SET LOCAL statement_timeout = '300s'");
     const result = await work(client);
@@ -113,52 +120,72 @@ export async function readInOneSnapshot<T>(
 }
 
 /** Rows read (and parsed, and indexed) per step, with the event loop free between steps. */
-const BATCH = 2_000;
+const BATCH = 1_000;
+
+/** The endpoints list read and indexed, and each catalogue entry's number of payable endpoints. */
+async function readEndpoints(
+  client: pg.PoolClient,
+): Promise<{ table: EndpointTable; payable: Map<string, number> }> {
+  const table = new EndpointTableBuilder();
+  const text = new PostingsBuilder();
+  /** By entry id (endpoints carry their entry's id). */
+  const payable = new Map<string, number>();
+  for await (const rows of rowsInBatches<ListedEndpointRow>(client, listedEndpointsQuery(), BATCH)) {
+    for (const endpoint of await withPaymentOptions(client, rows)) {
+      table.add(endpointFields(endpoint), endpoint.idPlace);
+      text.add(endpoint.document);
+      if (endpoint.payability.payable)
+        payable.set(endpoint.serviceId, (payable.get(endpoint.serviceId) ?? 0) + 1);
+    }
+    await yieldToEventLoop();
+  }
+  return { table: table.build(await TextIndex.of(text)), payable };
+}
+
+/** The services list's entries read and indexed; their payable endpoints are counted later (0 here). */
+async function readEntries(
+  client: pg.PoolClient,
+): Promise<{ entries: ServiceEntry[]; text: TextIndex; idPlace: Int32Array }> {
+  const facets = await allEntryFacets(client);
+  await yieldToEventLoop();
+  const entries: ServiceEntry[] = [];
+  const text = new PostingsBuilder();
+  const idPlaces = new IntList();
+  const strings = new Interned();
+  for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
+    for (const { document, ranks, idPlace, ...record } of rows) {
+      entries.push(
+        serviceEntry(record, sortRanksOf(ranks), facets.get(record.rowId) ?? NO_FACETS, 0, strings),
+      );
+      text.add(document);
+      idPlaces.push(idPlace);
+    }
+    await yieldToEventLoop();
+  }
+  return { entries, text: await TextIndex.of(text), idPlace: idPlaces.done() };
+}
 
 /**
  * Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data.
- * Rows come through cursors a batch at a time, each batch made into columns and documents before
- * the next is read, with the event loop free in between: memory holds the index being built and
- * one batch, never every row at once, and requests keep being answered (from the previous
- * catalogue) while a new one loads.
+ * Endpoints and services are read at once on two connections sharing the snapshot (Postgres
+ * works on one while this process indexes the other). Rows come through cursors a batch at a
+ * time, each batch made into columns and documents before the next is read, with the event loop
+ * free in between: memory holds the index being built and a batch, never every row at once, and
+ * requests keep being answered (from the previous catalogue) while a new one loads.
  */
 export async function loadCatalogue(pool: ReadPool): Promise<LoadedCatalogue> {
   return readInOneSnapshot(pool, async (client) => {
     const snapshot = await currentSnapshot(client);
-    const endpointTable = new EndpointTableBuilder();
-    const endpointText = new PostingsBuilder();
-    /** Payable endpoints per catalogue entry (endpoints carry their entry's id). */
-    const payable = new Map<string, number>();
-    for await (const rows of rowsInBatches<ListedEndpointRow>(client, listedEndpointsQuery(), BATCH)) {
-      for (const endpoint of await withPaymentOptions(client, rows)) {
-        endpointTable.add(endpointFields(endpoint), endpoint.idPlace);
-        endpointText.add(endpoint.document);
-        if (endpoint.payability.payable)
-          payable.set(endpoint.serviceId, (payable.get(endpoint.serviceId) ?? 0) + 1);
-      }
-      await yieldToEventLoop();
-    }
-    const facets = await allEntryFacets(client);
-    await yieldToEventLoop();
-    const entries: ServiceEntry[] = [];
-    const serviceText = new PostingsBuilder();
-    const idPlaces = new IntList();
-    const strings = new Interned();
-    for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
-      for (const { document, ranks, idPlace, ...record } of rows) {
-        const entryFacets = facets.get(record.rowId) ?? NO_FACETS;
-        entries.push(
-          serviceEntry(record, sortRanksOf(ranks), entryFacets, payable.get(record.id) ?? 0, strings),
-        );
-        serviceText.add(document);
-        idPlaces.push(idPlace);
-      }
-      await yieldToEventLoop();
-    }
+    const exported = await client.query<{ id: string }>("SELECT pg_export_snapshot() AS id");
+    const [endpoints, services] = await Promise.all([
+      readEndpoints(client),
+      readInOneSnapshot(pool, readEntries, exported.rows[0]?.id),
+    ]);
+    for (const entry of services.entries) entry.payableEndpoints = endpoints.payable.get(entry.id) ?? 0;
     return {
       snapshot,
-      services: new ServiceTable(entries, await TextIndex.of(serviceText), idPlaces.done()),
-      endpoints: endpointTable.build(await TextIndex.of(endpointText)),
+      services: new ServiceTable(services.entries, services.text, services.idPlace),
+      endpoints: endpoints.table,
     };
   });
 }
