@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { entryOf } from "./catalogue-entries";
@@ -95,14 +96,18 @@ export async function allEntryFacets(
     }
     return found;
   };
+  // Each pass is over every entry: the event loop is let go between them (see loaded-catalogue.ts).
   for (const row of tags) of(row.entry).tags = row.tags;
+  await yieldToEventLoop();
   for (const row of endpoints)
     Object.assign(of(row.entry), {
       methods: row.methods,
       lastVerifiedAt: row.lastVerifiedAt,
       drift: row.drift,
     });
+  await yieldToEventLoop();
   for (const row of sources) Object.assign(of(row.entry), { sourceKinds: row.kinds, sourceUrls: row.urls });
+  await yieldToEventLoop();
   for (const { entry, ...option } of options) of(entry).paymentOptions.push(option);
   return facets;
 }

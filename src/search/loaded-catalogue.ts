@@ -120,7 +120,7 @@ export async function readInOneSnapshot<T>(
 }
 
 /** Rows read (and parsed, and indexed) per step, with the event loop free between steps. */
-const BATCH = 1_000;
+const BATCH = 500;
 
 /** The endpoints list read and indexed, and each catalogue entry's number of payable endpoints. */
 async function readEndpoints(
@@ -184,7 +184,7 @@ export async function loadCatalogue(pool: ReadPool): Promise<LoadedCatalogue> {
     for (const entry of services.entries) entry.payableEndpoints = endpoints.payable.get(entry.id) ?? 0;
     return {
       snapshot,
-      services: new ServiceTable(services.entries, services.text, services.idPlace),
+      services: await ServiceTable.build(services.entries, services.text, services.idPlace),
       endpoints: endpoints.table,
     };
   });

@@ -88,19 +88,23 @@ const SELECTIVE = 8;
 export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
-  private readonly columns: ServiceColumns;
   private readonly lookup: IdLookup;
 
-  constructor(
+  private constructor(
     /** Replaced one by one in place (see replace); the columns read the same array. */
     private readonly entries: ServiceEntry[],
+    private readonly columns: ServiceColumns,
     /** Documents in the same order as the entries. */
     readonly text: TextIndex,
     /** Each entry's place in id order (computed by Postgres): the tie-break, as an integer. */
     private readonly idPlace: Int32Array,
   ) {
-    this.columns = new ServiceColumns(entries);
     this.lookup = new IdLookup(idPlace, (i) => this.at(i).id);
+  }
+
+  /** The table of these entries, its columns made in steps (see ServiceColumns.build). */
+  static async build(entries: ServiceEntry[], text: TextIndex, idPlace: Int32Array): Promise<ServiceTable> {
+    return new ServiceTable(entries, await ServiceColumns.build(entries), text, idPlace);
   }
 
   get size(): number {
