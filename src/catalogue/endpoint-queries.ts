@@ -27,12 +27,8 @@ export interface EndpointHit {
 
 export interface ListedEndpoint extends EndpointHit {
   id: string;
-  /** Its place in id order among the endpoints read with it (see listedEndpointsQuery). */
-  idPlace: number;
   /** The service's category. */
   category: string | null;
-  /** The endpoint_search document as tsvector text; null until the document is built. */
-  document: string | null;
 }
 
 /** Columns read to derive the hit's payability and call description. */
@@ -44,39 +40,89 @@ interface VerdictColumns {
 
 /** A listed endpoint's row as its query returns it, before its options are joined. */
 export type ListedEndpointRow = Omit<ListedEndpoint, "paymentOptions" | "drift" | "payability" | "call"> &
-  VerdictColumns & { drift: Parameters<typeof driftOf>[0]; idPlace: number };
+  VerdictColumns & { drift: Parameters<typeof driftOf>[0] };
+
+/** Endpoints of listed service rows (a delisted service cannot be called). */
+const LISTED_ENDPOINTS = Prisma.sql`endpoints e JOIN services s ON s.id = e.service_id`;
+const IS_LISTED = Prisma.sql`s.status = 'listed'`;
 
 /**
- * Every endpoint of a listed service row (a delisted service cannot be called), in the endpoint
- * search's default order: the busiest services' endpoints first (the services list's default),
- * each service's in page order, ties by id so paging is stable. `idPlace` is the endpoint's place
- * in id order among the rows read.
+ * The endpoint search's default order: the busiest services' endpoints first (the services
+ * list's default), each service's in page order, ties by id so paging is stable.
  */
-export function listedEndpointsQuery(
-  /** Only these endpoints (an in-place refresh); every listed one when absent. */
-  ids?: readonly string[],
-): Prisma.Sql {
+const DEFAULT_ENDPOINT_ORDER = Prisma.sql`s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`;
+
+/** These listed endpoints as the API shows them, in the default order. */
+function listedEndpointsQuery(ids: readonly string[]): Prisma.Sql {
   return Prisma.sql`
       SELECT e.id::text, ${shownId("s")}::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
         e.last_probe_status AS "lastProbeStatus", e.call_description AS "listingCall",
         e.probe_call_description AS "liveCall",
-        d.document::text AS document,
         CASE WHEN lp.probed_at IS NOT NULL THEN json_build_object('at', lp.probed_at, 'statusCode', lp.status_code,
           'outcome', lp.outcome, 'error', lp.error) END AS "lastProbe",
-        ${latestDriftJson("e", Prisma.sql`now()`)} AS drift,
-        (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace"
-      FROM endpoints e
-      JOIN services s ON s.id = e.service_id
-      LEFT JOIN endpoint_search d ON d.endpoint_id = e.id
+        ${latestDriftJson("e", Prisma.sql`now()`)} AS drift
+      FROM ${LISTED_ENDPOINTS}
       LEFT JOIN LATERAL (SELECT p.probed_at, p.status_code, p.outcome, p.error FROM endpoint_probes p
         WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 1) lp ON TRUE
-      WHERE s.status = 'listed' ${ids === undefined ? Prisma.empty : Prisma.sql`AND e.id = ANY(${ids}::uuid[])`}
-      ORDER BY s.volume_usdc_30d DESC NULLS LAST, coalesce(s.canonical_id, s.id), e.position, e.id`;
+      WHERE ${IS_LISTED} AND e.id = ANY(${ids}::uuid[])
+      ORDER BY ${DEFAULT_ENDPOINT_ORDER}`;
+}
+
+/** What the in-memory endpoints list reads of a listed endpoint (see endpointIndexQuery). */
+export interface IndexedEndpointRow {
+  id: string;
+  /** The catalogue entry's id. */
+  serviceId: string;
+  method: string;
+  /** The service's category. */
+  category: string | null;
+  lastVerifiedAt: Date | null;
+  lastProbeStatus: number | null;
+  /** The endpoint_search document as tsvector text; null until the document is built. */
+  document: string | null;
+  /** Its latest live challenge differed from its listing. */
+  drift: boolean;
+  /** Its place in id order among every listed endpoint. */
+  idPlace: number;
+}
+
+/**
+ * Every listed endpoint in the default order, with only what the in-memory endpoints list holds
+ * (read through a cursor when the catalogue loads: half a million rows at 100,000 services, so
+ * nothing the items alone show). Ids are uuids, whose order is their text's.
+ */
+export function endpointIndexQuery(): Prisma.Sql {
+  return Prisma.sql`
+      SELECT e.id::text, ${shownId("s")}::text AS "serviceId", e.method, s.category,
+        e.last_verified_at AS "lastVerifiedAt", e.last_probe_status AS "lastProbeStatus",
+        d.document::text AS document, ${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL AS drift,
+        (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace"
+      FROM ${LISTED_ENDPOINTS}
+      LEFT JOIN endpoint_search d ON d.endpoint_id = e.id
+      WHERE ${IS_LISTED}
+      ORDER BY ${DEFAULT_ENDPOINT_ORDER}`;
+}
+
+/** Index rows with their payment options and payability verdict. */
+export async function withVerdicts(
+  db: Queryable,
+  rows: readonly IndexedEndpointRow[],
+): Promise<
+  Array<IndexedEndpointRow & { paymentOptions: PaymentOptionRecord[]; payability: EndpointPayability }>
+> {
+  const options = await allPaymentOptions(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const paymentOptions = options.get(row.id) ?? [];
+    return { ...row, paymentOptions, payability: judgeEndpoint(paymentOptions, row.lastProbeStatus) };
+  });
 }
 
 /** Rows of listedEndpointsQuery with their payment options, payability and call description. */
-export async function withPaymentOptions(
+async function withPaymentOptions(
   db: Queryable,
   rows: readonly ListedEndpointRow[],
 ): Promise<ListedEndpoint[]> {
@@ -97,7 +143,7 @@ export async function withPaymentOptions(
   });
 }
 
-/** These listed endpoints (see listedEndpointsQuery), in the default order. */
+/** These listed endpoints as the API shows them, in the default order (the items of a page, a probe's refresh). */
 export async function listedEndpoints(db: Queryable, ids: readonly string[]): Promise<ListedEndpoint[]> {
   return withPaymentOptions(db, await queryRows<ListedEndpointRow>(db, listedEndpointsQuery(ids)));
 }

@@ -1,6 +1,8 @@
-import type { EndpointSort, ListedEndpoint } from "../catalogue/endpoint-queries";
+import type { EndpointSort } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
+import type { PaymentOptionRecord } from "../catalogue/service-details";
+import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { AmountCodes } from "./amount-codes";
 import { amountOf } from "./amounts";
 import type { EndpointFilters } from "./filters";
@@ -34,7 +36,18 @@ export interface EndpointFields {
   payable: boolean;
 }
 
-export function endpointFields(row: ListedEndpoint): EndpointFields {
+/** An endpoint as the catalogue reads it (a load's index row, or a refreshed endpoint), with its verdict. */
+export interface JudgedEndpoint {
+  id: string;
+  method: string;
+  category: string | null;
+  paymentOptions: PaymentOptionRecord[];
+  lastVerifiedAt: Date | null;
+  drift: boolean;
+  payability: EndpointPayability;
+}
+
+export function endpointFields(row: JudgedEndpoint): EndpointFields {
   return {
     id: row.id,
     method: row.method,
@@ -43,7 +56,7 @@ export function endpointFields(row: ListedEndpoint): EndpointFields {
       [o.network, o.networkName].flatMap((n) => (n === null ? [] : [n.toLowerCase()])),
     ),
     prices: row.paymentOptions.flatMap((o) => (o.priceUsdc === null ? [] : [o.priceUsdc])),
-    drift: row.drift !== null,
+    drift: row.drift,
     lastVerifiedAt: row.lastVerifiedAt?.getTime() ?? null,
     payable: row.payability.payable,
   };

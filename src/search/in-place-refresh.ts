@@ -66,7 +66,7 @@ function applyInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges): bool
     const i = endpoints.indexOf(row.id);
     // Listed since the catalogue loaded: only a change of its shape does that.
     if (i === undefined) return false;
-    const next = endpointFields(row);
+    const next = endpointFields({ ...row, drift: row.drift !== null });
     const step = Number(next.payable) - Number(endpoints.isPayable(i));
     if (step !== 0) payableChange.set(row.serviceId, (payableChange.get(row.serviceId) ?? 0) + step);
     endpointUpdates.push([i, next]);

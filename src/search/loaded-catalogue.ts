@@ -3,9 +3,9 @@ import type pg from "pg";
 import { currentSnapshot } from "../catalogue/catalogue-changes";
 import {
   type EndpointHit,
-  type ListedEndpointRow,
-  listedEndpointsQuery,
-  withPaymentOptions,
+  endpointIndexQuery,
+  type IndexedEndpointRow,
+  withVerdicts,
 } from "../catalogue/endpoint-queries";
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
 import {
@@ -130,8 +130,8 @@ async function readEndpoints(
   const text = new PostingsBuilder();
   /** By entry id (endpoints carry their entry's id). */
   const payable = new Map<string, number>();
-  for await (const rows of rowsInBatches<ListedEndpointRow>(client, listedEndpointsQuery(), BATCH)) {
-    for (const endpoint of await withPaymentOptions(client, rows)) {
+  for await (const rows of rowsInBatches<IndexedEndpointRow>(client, endpointIndexQuery(), BATCH)) {
+    for (const endpoint of await withVerdicts(client, rows)) {
       table.add(endpointFields(endpoint), endpoint.idPlace);
       text.add(endpoint.document);
       if (endpoint.payability.payable)
