@@ -28,9 +28,14 @@ RUN npm ci --omit=dev --no-audit --no-fund \
     && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete
 
 FROM node:20-bookworm-slim AS runtime
+# glibc malloc: two arenas, and blocks from 128 KB up always mapped (returned to the system when
+# freed): the API's catalogue reload allocates and frees large typed arrays, and with the defaults
+# freed memory stayed in the process (reload peak at 100,000 services ~100 MB lower; README, Scaling).
 ENV NODE_ENV=production \
     PORT=3000 \
-    CATALOGUE_DATA_DIR=/data
+    CATALOGUE_DATA_DIR=/data \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 RUN groupadd --system catalogue && useradd --system --gid catalogue --home /app catalogue \
     && mkdir -p /data && chown catalogue:catalogue /data

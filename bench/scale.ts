@@ -126,6 +126,9 @@ class Replica {
           // The benchmark is one anonymous client sending hundreds of requests a second.
           RATE_LIMIT_ANONYMOUS_PER_MINUTE: "100000000",
           LOG_LEVEL: "info",
+          // The Dockerfile's malloc settings (see there).
+          MALLOC_ARENA_MAX: "2",
+          MALLOC_MMAP_THRESHOLD_: "131072",
         },
         stdio: ["ignore", "pipe", "pipe", "pipe"],
       },
