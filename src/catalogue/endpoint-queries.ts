@@ -79,8 +79,6 @@ export interface IndexedEndpointRow {
   category: string | null;
   lastVerifiedAt: Date | null;
   lastProbeStatus: number | null;
-  /** The endpoint_search document as tsvector text; null until the document is built. */
-  document: string | null;
   /** Its latest live challenge differed from its listing. */
   drift: boolean;
   /** Its place in id order among every listed endpoint. */
@@ -90,14 +88,24 @@ export interface IndexedEndpointRow {
 /**
  * Every listed endpoint in the default order, with only what the in-memory endpoints list holds
  * (read through a cursor when the catalogue loads: half a million rows at 100,000 services, so
- * nothing the items alone show). Ids are uuids, whose order is their text's.
+ * nothing the items alone show). Ids are uuids, whose order is their text's. Their search
+ * documents come from endpointDocumentsQuery, in the same order.
  */
 export function endpointIndexQuery(): Prisma.Sql {
   return Prisma.sql`
       SELECT e.id::text, ${shownId("s")}::text AS "serviceId", e.method, s.category,
         e.last_verified_at AS "lastVerifiedAt", e.last_probe_status AS "lastProbeStatus",
-        d.document::text AS document, ${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL AS drift,
+        ${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL AS drift,
         (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace"
+      FROM ${LISTED_ENDPOINTS}
+      WHERE ${IS_LISTED}
+      ORDER BY ${DEFAULT_ENDPOINT_ORDER}`;
+}
+
+/** The endpoint_search documents (tsvector text; null until built) of endpointIndexQuery's rows, in its order. */
+export function endpointDocumentsQuery(): Prisma.Sql {
+  return Prisma.sql`
+      SELECT d.document::text AS document
       FROM ${LISTED_ENDPOINTS}
       LEFT JOIN endpoint_search d ON d.endpoint_id = e.id
       WHERE ${IS_LISTED}

@@ -127,10 +127,8 @@ export type EntryFields = Pick<
   | "infoUpdatedAt"
 >;
 
-/** Every catalogue entry (its primary row), with its search document and its place in each sort. */
+/** Every catalogue entry (its primary row), with its place in each sort. */
 export interface EntryRow extends EntryFields {
-  /** The service_search document as tsvector text; null until the document is built. */
-  document: string | null;
   /** Dense rank of the entry's value for each sort (SORT_RANK_KEYS), ascending; 0 when it has no value. */
   ranks: number[];
   /** The entry's place in id order (0 first): the tie-break of every sort. */
@@ -140,11 +138,15 @@ export interface EntryRow extends EntryFields {
 /** The sort keys in the order of EntryRow.ranks. */
 const SORT_RANK_KEYS = SERVICE_SORTS.filter((sort): sort is SortKey => sort !== "relevance");
 
+/** The order entries are read in, the same for their rows and their search documents. */
+const ENTRY_ORDER = Prisma.sql`${shownId("s")}, s.id`;
+
 /**
  * Every catalogue entry (read through a cursor: see loaded-catalogue.ts). Ranks and id places
  * come from Postgres so that the order is Postgres's (collation for names, exact numeric),
  * whoever sorts by them; NULLS LAST puts missing values after every real one, and they become 0.
- * Ids are uuids, whose order is their text's.
+ * Ids are uuids, whose order is their text's. Their search documents come from
+ * entryDocumentsQuery, in the same order.
  */
 export function allEntriesQuery(): Prisma.Sql {
   const ranks = Prisma.join(
@@ -158,10 +160,19 @@ export function allEntriesQuery(): Prisma.Sql {
         s.domain, s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
         ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d", s.tx_count_30d AS "txCount30d",
         s.payer_count_30d AS "payerCount30d", s.info_updated_at AS "infoUpdatedAt",
-        r.document::text AS document, ARRAY[${ranks}] AS ranks,
-        (row_number() OVER (ORDER BY ${shownId("s")}) - 1)::int AS "idPlace"
+        ARRAY[${ranks}] AS ranks, (row_number() OVER (ORDER BY ${ENTRY_ORDER}) - 1)::int AS "idPlace"
+      FROM services s
+      WHERE ${isEntryPrimary("s")}
+      ORDER BY ${ENTRY_ORDER}`;
+}
+
+/** The service_search documents (tsvector text; null until built) of allEntriesQuery's rows, in its order. */
+export function entryDocumentsQuery(): Prisma.Sql {
+  return Prisma.sql`
+      SELECT r.document::text AS document
       FROM services s LEFT JOIN service_search r ON r.service_id = s.id
-      WHERE ${isEntryPrimary("s")}`;
+      WHERE ${isEntryPrimary("s")}
+      ORDER BY ${ENTRY_ORDER}`;
 }
 
 /** An entry's ranks by sort key. */

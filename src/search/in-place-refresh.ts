@@ -3,10 +3,11 @@ import { type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-quer
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
 import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
+import { readInOneSnapshot } from "../db/read-snapshot";
 import { sameAmount } from "./amounts";
 import { endpointFields } from "./endpoint-table";
 import { Interned } from "./interned";
-import { type LoadedCatalogue, readInOneSnapshot, serviceEntry } from "./loaded-catalogue";
+import { type LoadedCatalogue, serviceEntry } from "./loaded-catalogue";
 import type { ServiceEntry } from "./service-entry";
 import { cheapestPrice } from "./service-table";
 

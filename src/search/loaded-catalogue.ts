@@ -3,6 +3,7 @@ import type pg from "pg";
 import { currentSnapshot } from "../catalogue/catalogue-changes";
 import {
   type EndpointHit,
+  endpointDocumentsQuery,
   endpointIndexQuery,
   type IndexedEndpointRow,
   withVerdicts,
@@ -12,19 +13,20 @@ import {
   allEntriesQuery,
   type EntryFields,
   type EntryRow,
+  entryDocumentsQuery,
   type ServiceRecord,
   sortRanksOf,
 } from "../catalogue/service-queries";
 import { rowsInBatches } from "../db/cursor";
 import type { ReadPool } from "../db/read-pool";
+import { readInOneSnapshot } from "../db/read-snapshot";
 import { amountOf } from "./amounts";
 import { type EndpointTable, EndpointTableBuilder, endpointFields } from "./endpoint-table";
 import { IntList } from "./int-list";
 import { Interned } from "./interned";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
-import { TextIndex } from "./text-index";
-import { PostingsBuilder } from "./text-postings";
+import { buildTextIndexHere, buildTextIndexOffThread, type DocumentSet } from "./text-build";
 
 /**
  * The catalogue as the list and search endpoints read it, held in memory: loaded in one
@@ -88,104 +90,120 @@ export function serviceEntry(
   };
 }
 
-/**
- * Runs `work` in one read-only REPEATABLE READ transaction: everything it reads is one consistent
- * snapshot of the catalogue, which pg_current_snapshot() names. With `exported` (what
- * pg_export_snapshot() returned in another open transaction), the transaction reads that same
- * snapshot, so two connections can read one catalogue at once.
- */
-export async function readInOneSnapshot<T>(
-  pool: ReadPool,
-  work: (client: pg.PoolClient) => Promise<T>,
-  exported?: string,
-): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    if (exported !== undefined) {
-      if (!/^[0-9A-F-]+$/i.test(exported)) throw new Error(`not a snapshot id: ${exported}`);
-      await client.query(`SET TRANSACTION SNAPSHOT '${exported}'`);
-    }
-    // The whole catalogue is read here, well beyond the pool's limit for one API query.
-    await client.query("SET LOCAL statement_timeout = '300s'");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /** Rows read (and parsed, and indexed) per step, with the event loop free between steps. */
 const BATCH = 500;
 
-/** The endpoints list read and indexed, and each catalogue entry's number of payable endpoints. */
+/** The endpoints list's columns, and each catalogue entry's number of payable endpoints. */
 async function readEndpoints(
   client: pg.PoolClient,
-): Promise<{ table: EndpointTable; payable: Map<string, number> }> {
+): Promise<{ table: EndpointTableBuilder; payable: Map<string, number> }> {
   const table = new EndpointTableBuilder();
-  const text = new PostingsBuilder();
   /** By entry id (endpoints carry their entry's id). */
   const payable = new Map<string, number>();
   for await (const rows of rowsInBatches<IndexedEndpointRow>(client, endpointIndexQuery(), BATCH)) {
     for (const endpoint of await withVerdicts(client, rows)) {
       table.add(endpointFields(endpoint), endpoint.idPlace);
-      text.add(endpoint.document);
       if (endpoint.payability.payable)
         payable.set(endpoint.serviceId, (payable.get(endpoint.serviceId) ?? 0) + 1);
     }
     await yieldToEventLoop();
   }
-  return { table: table.build(await TextIndex.of(text)), payable };
+  return { table, payable };
 }
 
-/** The services list's entries read and indexed; their payable endpoints are counted later (0 here). */
-async function readEntries(
-  client: pg.PoolClient,
-): Promise<{ entries: ServiceEntry[]; text: TextIndex; idPlace: Int32Array }> {
+/** The services list's entries; their payable endpoints are counted later (0 here). */
+async function readEntries(client: pg.PoolClient): Promise<{ entries: ServiceEntry[]; idPlace: Int32Array }> {
   const facets = await allEntryFacets(client);
   await yieldToEventLoop();
   const entries: ServiceEntry[] = [];
-  const text = new PostingsBuilder();
   const idPlaces = new IntList();
   const strings = new Interned();
   for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
-    for (const { document, ranks, idPlace, ...record } of rows) {
+    for (const { ranks, idPlace, ...record } of rows) {
       entries.push(
         serviceEntry(record, sortRanksOf(ranks), facets.get(record.rowId) ?? NO_FACETS, 0, strings),
       );
-      text.add(document);
       idPlaces.push(idPlace);
     }
     await yieldToEventLoop();
   }
-  return { entries, text: await TextIndex.of(text), idPlace: idPlaces.done() };
+  return { entries, idPlace: idPlaces.done() };
+}
+
+export interface LoadOptions {
+  /**
+   * From how many documents a text index is built on a worker thread (its own connection, same
+   * snapshot) rather than on the loading connection: a thread costs ~0.5 s to start, so small
+   * catalogues (tests, a first directory) build in place.
+   */
+  offThreadFrom?: number;
+}
+
+const OFF_THREAD_FROM = 20_000;
+
+/** How many documents each text index will hold, counted in the load's snapshot. */
+async function documentCounts(client: pg.PoolClient): Promise<Record<DocumentSet, number>> {
+  const [entries, endpoints] = await Promise.all(
+    [entryDocumentsQuery(), endpointDocumentsQuery()].map(async (query) => {
+      const { rows } = await client.query<{ count: string }>({
+        text: `SELECT count(*) FROM (${query.text}) documents`,
+        values: query.values,
+      });
+      return Number(rows[0]?.count ?? 0);
+    }),
+  );
+  return { services: entries ?? 0, endpoints: endpoints ?? 0 };
 }
 
 /**
  * Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data.
- * Endpoints and services are read at once on two connections sharing the snapshot (Postgres
- * works on one while this process indexes the other). Rows come through cursors a batch at a
- * time, each batch made into columns and documents before the next is read, with the event loop
- * free in between: memory holds the index being built and a batch, never every row at once, and
- * requests keep being answered (from the previous catalogue) while a new one loads.
+ * Endpoints and services are read at once on two connections sharing the snapshot
+ * (`pg_export_snapshot`), and a large catalogue's text indexes are built on worker threads
+ * (text-build.ts) meanwhile. Rows come through cursors a batch at a time, each batch made into
+ * columns before the next is read, with the event loop free in between: memory holds what is
+ * being built and a batch, never every row at once, and requests keep being answered (from the
+ * previous catalogue) while a new one loads.
  */
-export async function loadCatalogue(pool: ReadPool): Promise<LoadedCatalogue> {
+export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): Promise<LoadedCatalogue> {
+  const offThreadFrom = options.offThreadFrom ?? OFF_THREAD_FROM;
   return readInOneSnapshot(pool, async (client) => {
     const snapshot = await currentSnapshot(client);
-    const exported = await client.query<{ id: string }>("SELECT pg_export_snapshot() AS id");
+    const exported =
+      (await client.query<{ id: string }>("SELECT pg_export_snapshot() AS id")).rows[0]?.id ?? "";
+    const counts = await documentCounts(client);
+    const offThread = (set: DocumentSet) =>
+      counts[set] >= offThreadFrom
+        ? buildTextIndexOffThread({ connectionString: connectionStringOf(pool), exported, set })
+        : null;
+    const [endpointTextOffThread, serviceTextOffThread] = [offThread("endpoints"), offThread("services")];
     const [endpoints, services] = await Promise.all([
-      readEndpoints(client),
-      readInOneSnapshot(pool, readEntries, exported.rows[0]?.id),
+      (async () => {
+        const read = await readEndpoints(client);
+        return { ...read, text: await (endpointTextOffThread ?? buildTextIndexHere(client, "endpoints")) };
+      })(),
+      readInOneSnapshot(
+        pool,
+        async (other) => {
+          const read = await readEntries(other);
+          return { ...read, text: await (serviceTextOffThread ?? buildTextIndexHere(other, "services")) };
+        },
+        exported,
+      ),
     ]);
     for (const entry of services.entries) entry.payableEndpoints = endpoints.payable.get(entry.id) ?? 0;
+    if (services.text.size !== services.entries.length || endpoints.text.size !== endpoints.table.size)
+      throw new Error("the search documents read do not match the catalogue's rows");
     return {
       snapshot,
       services: await ServiceTable.build(services.entries, services.text, services.idPlace),
-      endpoints: endpoints.table,
+      endpoints: endpoints.table.build(endpoints.text),
     };
   });
+}
+
+/** The connection string a worker thread connects with: the pool's own. */
+function connectionStringOf(pool: ReadPool): string {
+  const { connectionString } = pool.options;
+  if (connectionString === undefined) throw new Error("the read pool has no connection string");
+  return connectionString;
 }
