@@ -2,6 +2,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createReadPool } from "../db/read-pool";
 import { readInOneSnapshot } from "../db/read-snapshot";
+import { PackedLexicon } from "./lexicon";
 import { type BuiltText, readDocuments, type TextBuildTask } from "./text-build";
 
 const task = workerData as TextBuildTask;
@@ -13,7 +14,7 @@ try {
     task.exported,
   );
   const built: BuiltText = {
-    lexemes: [...lexicon.keys()].join("\0"),
+    lexemes: PackedLexicon.pack(lexicon.keys()),
     documentCount: documents.documentCount,
     lexemeStarts: documents.lexemeStarts,
     docs: documents.docs,
@@ -21,7 +22,8 @@ try {
     positions: documents.positions,
   };
   // Each array has a buffer of its own (made by the builder), never shared: moved, not copied.
-  const buffers = [built.lexemeStarts, built.docs, built.termStarts, built.positions].map(
+  const arrays = [built.lexemeStarts, built.docs, built.termStarts, built.positions];
+  const buffers = [...arrays, built.lexemes.starts, built.lexemes.ids].map(
     (array) => array.buffer as ArrayBuffer,
   );
   parentPort?.postMessage(built, buffers);

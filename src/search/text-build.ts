@@ -4,6 +4,7 @@ import type pg from "pg";
 import { endpointDocumentsQuery } from "../catalogue/endpoint-queries";
 import { entryDocumentsQuery } from "../catalogue/service-queries";
 import { rowsInBatches } from "../db/cursor";
+import { PackedLexicon } from "./lexicon";
 import { TextIndex } from "./text-index";
 import { type Documents, PostingsBuilder } from "./text-postings";
 
@@ -44,10 +45,9 @@ export async function buildTextIndexHere(client: pg.PoolClient, set: DocumentSet
   return new TextIndex(lexicon, documents);
 }
 
-/** What the worker sends back: the flat arrays (transferred, not copied) and the lexemes in id order. */
+/** What the worker sends back: the flat arrays (transferred, not copied) and the packed lexicon. */
 export interface BuiltText {
-  /** The lexemes in id order, joined by NUL (which no lexeme holds): one string to copy, not a Map. */
-  lexemes: string;
+  lexemes: ReturnType<typeof PackedLexicon.pack>;
   documentCount: number;
   lexemeStarts: Int32Array;
   docs: Int32Array;
@@ -76,9 +76,8 @@ export function buildTextIndexOffThread(task: TextBuildTask): Promise<TextIndex>
       if ("error" in message)
         return reject(new Error(`building the ${task.set} text index failed: ${message.error}`));
       const { lexemes, documentCount, lexemeStarts, docs, termStarts, positions } = message;
-      const lexicon = new Map(lexemes === "" ? [] : lexemes.split("\0").map((lexeme, id) => [lexeme, id]));
       resolve(
-        new TextIndex(lexicon, {
+        new TextIndex(PackedLexicon.of(lexemes), {
           documentCount,
           lexemeStarts,
           docs,

@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { Lexicon } from "./lexicon";
 import { hasBit, lowerBound } from "./sorted-lists";
 import {
   candidates,
@@ -85,7 +86,7 @@ export class TextIndex {
   private readonly documents: Documents;
 
   constructor(
-    private readonly lexicon: Map<string, number>,
+    private readonly lexicon: Lexicon,
     documents: Documents,
   ) {
     this.documents = documents;

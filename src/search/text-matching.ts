@@ -1,3 +1,4 @@
+import type { Lexicon } from "./lexicon";
 import { type Documents, EMPTY, type Postings, termIndex, union } from "./text-postings";
 import type { TsQuery } from "./tsquery";
 
@@ -19,7 +20,7 @@ type Positions = number[] | "any";
  * plain words writes a prefix (`:*`) or a weight restriction (`:AB`), so the index has no path for
  * them: such a query is a programming error, not an empty answer.
  */
-export function resolveTerms(query: TsQuery, lexicon: Map<string, number>): LexemeIds {
+export function resolveTerms(query: TsQuery, lexicon: Lexicon): LexemeIds {
   const resolved: LexemeIds = new Map();
   const visit = (node: TsQuery): void => {
     if (node.kind === "term") {
