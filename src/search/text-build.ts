@@ -71,7 +71,12 @@ const WORKER_URL = import.meta.url.endsWith(".ts")
 /** The text index of a set's documents, built on a worker thread in the exported snapshot. */
 export function buildTextIndexOffThread(task: TextBuildTask): Promise<TextIndex> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { workerData: task });
+    // A small old generation: the worker's heap holds its lexicon and a batch of rows (the arrays
+    // are outside it), so it collects early rather than growing the process while it reads.
+    const worker = new Worker(WORKER_URL, {
+      workerData: task,
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
     worker.once("message", (message: BuiltText | { error: string }) => {
       if ("error" in message)
         return reject(new Error(`building the ${task.set} text index failed: ${message.error}`));
