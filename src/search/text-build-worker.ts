@@ -13,19 +13,18 @@ try {
     (client) => readDocuments(client, task.set),
     task.exported,
   );
-  const built: BuiltText = {
-    lexemes: PackedLexicon.pack(lexicon.keys()),
-    documentCount: documents.documentCount,
-    lexemeStarts: documents.lexemeStarts,
-    docs: documents.docs,
-    termStarts: documents.termStarts,
-    positions: documents.positions,
-  };
+  const { termEnds: _view, ...flat } = documents;
+  const built: BuiltText = { lexemes: PackedLexicon.pack(lexicon.keys()), documents: flat };
   // Each array has a buffer of its own (made by the builder), never shared: moved, not copied.
-  const arrays = [built.lexemeStarts, built.docs, built.termStarts, built.positions];
-  const buffers = [...arrays, built.lexemes.starts, built.lexemes.ids].map(
-    (array) => array.buffer as ArrayBuffer,
-  );
+  const arrays = [
+    flat.lexemeStarts,
+    flat.docs,
+    flat.termStarts,
+    flat.positions,
+    built.lexemes.starts,
+    built.lexemes.ids,
+  ];
+  const buffers = arrays.map((array) => array.buffer as ArrayBuffer);
   parentPort?.postMessage(built, buffers);
 } catch (error) {
   parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });

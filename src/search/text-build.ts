@@ -6,7 +6,7 @@ import { entryDocumentsQuery } from "../catalogue/service-queries";
 import { rowsInBatches } from "../db/cursor";
 import { PackedLexicon } from "./lexicon";
 import { TextIndex } from "./text-index";
-import { type Documents, PostingsBuilder } from "./text-postings";
+import { type Documents, type FlatDocuments, PostingsBuilder, withTermEnds } from "./text-postings";
 
 /**
  * Building a text index from the search documents Postgres keeps: on the caller's connection, or
@@ -48,11 +48,7 @@ export async function buildTextIndexHere(client: pg.PoolClient, set: DocumentSet
 /** What the worker sends back: the flat arrays (transferred, not copied) and the packed lexicon. */
 export interface BuiltText {
   lexemes: ReturnType<typeof PackedLexicon.pack>;
-  documentCount: number;
-  lexemeStarts: Int32Array;
-  docs: Int32Array;
-  termStarts: Int32Array;
-  positions: Uint16Array;
+  documents: FlatDocuments;
 }
 
 /** What the worker is given. */
@@ -80,17 +76,8 @@ export function buildTextIndexOffThread(task: TextBuildTask): Promise<TextIndex>
     worker.once("message", (message: BuiltText | { error: string }) => {
       if ("error" in message)
         return reject(new Error(`building the ${task.set} text index failed: ${message.error}`));
-      const { lexemes, documentCount, lexemeStarts, docs, termStarts, positions } = message;
-      resolve(
-        new TextIndex(PackedLexicon.of(lexemes), {
-          documentCount,
-          lexemeStarts,
-          docs,
-          termStarts,
-          termEnds: termStarts.subarray(1),
-          positions,
-        }),
-      );
+      const { lexemes, documents } = message;
+      resolve(new TextIndex(PackedLexicon.of(lexemes), withTermEnds(documents)));
     });
     worker.once("error", reject);
     worker.once("exit", (code) => {

@@ -154,16 +154,17 @@ export class PostingsBuilder {
     termStarts[occurrences] = positions.length;
     return {
       lexicon: this.lexicon,
-      documents: {
-        documentCount,
-        lexemeStarts,
-        docs,
-        termStarts,
-        termEnds: termStarts.subarray(1),
-        positions,
-      },
+      documents: withTermEnds({ documentCount, lexemeStarts, docs, termStarts, positions }),
     };
   }
+}
+
+/** The arrays a text index is made of, as built or moved from a worker (termEnds is a view of termStarts). */
+export type FlatDocuments = Omit<Documents, "termEnds">;
+
+/** The documents with each occurrence's end of positions: the next occurrence's start. */
+export function withTermEnds(flat: FlatDocuments): Documents {
+  return { ...flat, termEnds: flat.termStarts.subarray(1) };
 }
 
 /** The postings of a finished index: views into its flat arrays, and bitsets of common lexemes. */
