@@ -13,6 +13,18 @@ export class AmountCodes {
   private ranks: Int32Array | null = null;
   private sortedRanks: { amounts: Amount[] } | null = null;
 
+  /** Codes for these decimal texts, in their order (see texts). */
+  static of(texts: readonly string[]): AmountCodes {
+    const codes = new AmountCodes();
+    for (const text of texts) codes.code(text);
+    return codes;
+  }
+
+  /** The decimal texts in code order. */
+  texts(): string[] {
+    return [...this.byText.keys()];
+  }
+
   /** The code of the amount written as this decimal text (added when new). */
   code(text: string): number {
     let code = this.byText.get(text);

@@ -66,6 +66,18 @@ export function endpointFields(row: JudgedEndpoint): EndpointFields {
 class Dictionary {
   private readonly codes = new Map<string, number>();
 
+  /** A dictionary whose codes are the values' indexes. */
+  static of(values: readonly string[]): Dictionary {
+    const dictionary = new Dictionary();
+    for (const value of values) dictionary.code(value);
+    return dictionary;
+  }
+
+  /** The values in code order. */
+  values(): string[] {
+    return [...this.codes.keys()];
+  }
+
   code(value: string): number {
     let code = this.codes.get(value);
     if (code === undefined) {
@@ -109,6 +121,32 @@ class ListColumn {
   }
 }
 
+/** An uuid's text: endpoint ids are kept packed at this width, one string for them all. */
+const ID_WIDTH = 36;
+
+/**
+ * The table's columns as plain data: typed arrays (each on a buffer of its own) and strings, so
+ * a worker thread can build them and move them to the thread that answers requests.
+ */
+export interface EndpointColumnData {
+  /** Every endpoint's id (an uuid), packed: entry i's is ids.slice(36 i, 36 i + 36). */
+  ids: string;
+  idPlace: Int32Array;
+  method: Int32Array;
+  category: Int32Array;
+  networkStarts: Int32Array;
+  networkCodes: Int32Array;
+  priceStarts: Int32Array;
+  priceCodes: Int32Array;
+  flags: Uint8Array;
+  lastVerifiedAt: Float64Array;
+  /** Each dictionary's values in code order (prices as decimal text). */
+  methods: string[];
+  categories: string[];
+  networks: string[];
+  prices: string[];
+}
+
 /** Collects endpoints in order, then makes the table's columns. */
 export class EndpointTableBuilder {
   private readonly ids: string[] = [];
@@ -121,13 +159,14 @@ export class EndpointTableBuilder {
   private readonly priceCodes = new IntList();
   private readonly flags = new IntList();
   private readonly verifiedAt: number[] = [];
-  readonly methods = new Dictionary();
-  readonly categories = new Dictionary();
-  readonly networks = new Dictionary();
-  readonly prices = new AmountCodes();
+  private readonly methods = new Dictionary();
+  private readonly categories = new Dictionary();
+  private readonly networks = new Dictionary();
+  private readonly prices = new AmountCodes();
 
   /** Adds the next endpoint; `idPlace` is its place in id order (the tie-break of equal ranks). */
   add(fields: EndpointFields, idPlace: number): void {
+    if (fields.id.length !== ID_WIDTH) throw new Error(`an endpoint id that is not an uuid: ${fields.id}`);
     this.ids.push(fields.id);
     this.idPlaces.push(idPlace);
     this.methodCodes.push(this.methods.code(fields.method));
@@ -144,30 +183,53 @@ export class EndpointTableBuilder {
     return this.ids.length;
   }
 
-  build(text: TextIndex): EndpointTable {
+  /** The columns collected; the builder is spent. */
+  data(): EndpointColumnData {
     this.networkStarts.push(this.networkCodes.length);
     this.priceStarts.push(this.priceCodes.length);
-    return new EndpointTable(
-      {
-        ids: this.ids,
-        idPlace: this.idPlaces.done(),
-        method: this.methodCodes.done(),
-        category: this.categoryCodes.done(),
-        networks: new ListColumn(this.networkStarts.done(), this.networkCodes.done()),
-        prices: new ListColumn(this.priceStarts.done(), this.priceCodes.done()),
-        flags: Uint8Array.from(this.flags.done()),
-        lastVerifiedAt: Float64Array.from(this.verifiedAt),
-        // The dictionaries only: the builder's growing lists are garbage once the columns are made.
-        dictionaries: {
-          methods: this.methods,
-          categories: this.categories,
-          networks: this.networks,
-          prices: this.prices,
-        },
-      },
-      text,
-    );
+    return {
+      ids: this.ids.join(""),
+      idPlace: this.idPlaces.done(),
+      method: this.methodCodes.done(),
+      category: this.categoryCodes.done(),
+      networkStarts: this.networkStarts.done(),
+      networkCodes: this.networkCodes.done(),
+      priceStarts: this.priceStarts.done(),
+      priceCodes: this.priceCodes.done(),
+      flags: Uint8Array.from(this.flags.done()),
+      lastVerifiedAt: Float64Array.from(this.verifiedAt),
+      methods: this.methods.values(),
+      categories: this.categories.values(),
+      networks: this.networks.values(),
+      prices: this.prices.texts(),
+    };
   }
+}
+
+/** The buffers of the data's arrays, to move them to another thread. */
+export function columnBuffers(data: EndpointColumnData): ArrayBuffer[] {
+  const {
+    idPlace,
+    method,
+    category,
+    networkStarts,
+    networkCodes,
+    priceStarts,
+    priceCodes,
+    flags,
+    lastVerifiedAt,
+  } = data;
+  return [
+    idPlace,
+    method,
+    category,
+    networkStarts,
+    networkCodes,
+    priceStarts,
+    priceCodes,
+    flags,
+    lastVerifiedAt,
+  ].map((array) => array.buffer as ArrayBuffer);
 }
 
 const DRIFT = 1;
@@ -176,7 +238,8 @@ const flagsOf = ({ drift, payable }: Pick<EndpointFields, "drift" | "payable">) 
   (drift ? DRIFT : 0) | (payable ? PAYABLE : 0);
 
 interface EndpointColumns {
-  ids: string[];
+  /** Packed (see EndpointColumnData.ids). */
+  ids: string;
   /** Each entry's place in id order: the tie-break of equal ranks. */
   idPlace: Int32Array;
   method: Int32Array;
@@ -187,7 +250,7 @@ interface EndpointColumns {
   flags: Uint8Array;
   /** Epoch milliseconds; NaN when never verified. */
   lastVerifiedAt: Float64Array;
-  dictionaries: Pick<EndpointTableBuilder, "methods" | "categories" | "networks" | "prices">;
+  dictionaries: { methods: Dictionary; categories: Dictionary; networks: Dictionary; prices: AmountCodes };
 }
 
 /** A page of endpoints: entry indexes in order, whether each was verified recently, how many match. */
@@ -204,7 +267,7 @@ export class EndpointTable {
   private byPrice: { sorted: Int32Array; place: Int32Array } | null = null;
   private readonly lookup: IdLookup;
 
-  constructor(
+  private constructor(
     private readonly columns: EndpointColumns,
     /** Documents in the same order as the entries. */
     readonly text: TextIndex,
@@ -212,8 +275,31 @@ export class EndpointTable {
     this.lookup = new IdLookup(columns.idPlace, (i) => this.id(i));
   }
 
+  /** The table of these columns and documents (in the same order). */
+  static of(data: EndpointColumnData, text: TextIndex): EndpointTable {
+    return new EndpointTable(
+      {
+        ids: data.ids,
+        idPlace: data.idPlace,
+        method: data.method,
+        category: data.category,
+        networks: new ListColumn(data.networkStarts, data.networkCodes),
+        prices: new ListColumn(data.priceStarts, data.priceCodes),
+        flags: data.flags,
+        lastVerifiedAt: data.lastVerifiedAt,
+        dictionaries: {
+          methods: Dictionary.of(data.methods),
+          categories: Dictionary.of(data.categories),
+          networks: Dictionary.of(data.networks),
+          prices: AmountCodes.of(data.prices),
+        },
+      },
+      text,
+    );
+  }
+
   get size(): number {
-    return this.columns.ids.length;
+    return this.columns.idPlace.length;
   }
 
   /** The index of the endpoint with this id. */
@@ -222,9 +308,8 @@ export class EndpointTable {
   }
 
   id(i: number): string {
-    const id = this.columns.ids[i];
-    if (id === undefined) throw new Error(`no endpoint entry ${i}`);
-    return id;
+    if (i < 0 || i >= this.size) throw new Error(`no endpoint entry ${i}`);
+    return this.columns.ids.slice(i * ID_WIDTH, (i + 1) * ID_WIDTH);
   }
 
   isPayable(i: number): boolean {

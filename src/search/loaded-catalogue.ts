@@ -1,13 +1,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type pg from "pg";
 import { currentSnapshot } from "../catalogue/catalogue-changes";
-import {
-  type EndpointHit,
-  endpointDocumentsQuery,
-  endpointIndexQuery,
-  type IndexedEndpointRow,
-  withVerdicts,
-} from "../catalogue/endpoint-queries";
+import { type EndpointHit, endpointDocumentsQuery } from "../catalogue/endpoint-queries";
 import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
 import {
   allEntriesQuery,
@@ -20,13 +14,21 @@ import {
 import { rowsInBatches } from "../db/cursor";
 import type { ReadPool } from "../db/read-pool";
 import { readInOneSnapshot } from "../db/read-snapshot";
+import type { Prisma } from "../generated/prisma/client";
 import { amountOf } from "./amounts";
+import {
+  buildEndpointsHere,
+  buildEndpointsOffThread,
+  buildServicesTextOffThread,
+  buildTextIndexHere,
+  type DocumentSet,
+} from "./catalogue-build";
+import { ENTRY_ID_WIDTH, type PayableCounts } from "./endpoint-load";
 import { type EndpointTable, EndpointTableBuilder, endpointFields } from "./endpoint-table";
 import { IntList } from "./int-list";
 import { Interned } from "./interned";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
-import { buildTextIndexHere, buildTextIndexOffThread, type DocumentSet } from "./text-build";
 
 /**
  * The catalogue as the list and search endpoints read it, held in memory: loaded in one
@@ -93,25 +95,7 @@ export function serviceEntry(
 /** Rows read (and parsed, and indexed) per step, with the event loop free between steps. */
 const BATCH = 500;
 
-/** The endpoints list's columns, and each catalogue entry's number of payable endpoints. */
-async function readEndpoints(
-  client: pg.PoolClient,
-): Promise<{ table: EndpointTableBuilder; payable: Map<string, number> }> {
-  const table = new EndpointTableBuilder();
-  /** By entry id (endpoints carry their entry's id). */
-  const payable = new Map<string, number>();
-  for await (const rows of rowsInBatches<IndexedEndpointRow>(client, endpointIndexQuery(), BATCH)) {
-    for (const endpoint of await withVerdicts(client, rows)) {
-      table.add(endpointFields(endpoint), endpoint.idPlace);
-      if (endpoint.payability.payable)
-        payable.set(endpoint.serviceId, (payable.get(endpoint.serviceId) ?? 0) + 1);
-    }
-    await yieldToEventLoop();
-  }
-  return { table, payable };
-}
-
-/** The services list's entries; their payable endpoints are counted later (0 here). */
+/** The services list's entries, in id order; their payable endpoints are counted later (0 here). */
 async function readEntries(client: pg.PoolClient): Promise<{ entries: ServiceEntry[]; idPlace: Int32Array }> {
   const facets = await allEntryFacets(client);
   await yieldToEventLoop();
@@ -130,11 +114,26 @@ async function readEntries(client: pg.PoolClient): Promise<{ entries: ServiceEnt
   return { entries, idPlace: idPlaces.done() };
 }
 
+/**
+ * Sets each entry's payable endpoint count: entries and counts are both in ascending id order,
+ * so one merged walk does it (in slices, with the event loop free in between).
+ */
+async function countPayable(entries: ServiceEntry[], { ids, counts }: PayableCounts): Promise<void> {
+  const idAt = (k: number) => ids.slice(k * ENTRY_ID_WIDTH, (k + 1) * ENTRY_ID_WIDTH);
+  let k = 0;
+  for (let i = 0; i < entries.length; i += 1) {
+    if (i % 10_000 === 9_999) await yieldToEventLoop();
+    const entry = entries[i] as ServiceEntry;
+    while (k < counts.length && idAt(k) < entry.id) k += 1;
+    entry.payableEndpoints = k < counts.length && idAt(k) === entry.id ? (counts[k] ?? 0) : 0;
+  }
+}
+
 export interface LoadOptions {
   /**
-   * From how many documents a text index is built on a worker thread (its own connection, same
-   * snapshot) rather than on the loading connection: a thread costs ~0.5 s to start, so small
-   * catalogues (tests, a first directory) build in place.
+   * From how many documents a part (the endpoints list, the services' text index) is built on a
+   * worker thread (its own connection, same snapshot) rather than on the loading connection: a
+   * thread costs ~0.5 s to start, so small catalogues (tests, a first directory) build in place.
    */
   offThreadFrom?: number;
 }
@@ -143,26 +142,24 @@ const OFF_THREAD_FROM = 20_000;
 
 /** How many documents each text index will hold, counted in the load's snapshot. */
 async function documentCounts(client: pg.PoolClient): Promise<Record<DocumentSet, number>> {
-  const [entries, endpoints] = await Promise.all(
-    [entryDocumentsQuery(), endpointDocumentsQuery()].map(async (query) => {
-      const { rows } = await client.query<{ count: string }>({
-        text: `SELECT count(*) FROM (${query.text}) documents`,
-        values: query.values,
-      });
-      return Number(rows[0]?.count ?? 0);
-    }),
-  );
-  return { services: entries ?? 0, endpoints: endpoints ?? 0 };
+  const count = async (query: Prisma.Sql) => {
+    const { rows } = await client.query<{ count: string }>({
+      text: `SELECT count(*) FROM (${query.text}) documents`,
+      values: query.values,
+    });
+    return Number(rows[0]?.count ?? 0);
+  };
+  return { services: await count(entryDocumentsQuery()), endpoints: await count(endpointDocumentsQuery()) };
 }
 
 /**
  * Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data.
- * Endpoints and services are read at once on two connections sharing the snapshot
- * (`pg_export_snapshot`), and a large catalogue's text indexes are built on worker threads
- * (text-build.ts) meanwhile. Rows come through cursors a batch at a time, each batch made into
- * columns before the next is read, with the event loop free in between: memory holds what is
- * being built and a batch, never every row at once, and requests keep being answered (from the
- * previous catalogue) while a new one loads.
+ * Services are read here on a second connection sharing the snapshot (`pg_export_snapshot`);
+ * a large catalogue's endpoints list and services' text index are built on worker threads
+ * meanwhile (catalogue-build.ts), a small one's on this thread. Rows come through cursors a batch
+ * at a time, each batch made into columns before the next is read, with the event loop free in
+ * between: memory holds what is being built and a batch, never every row at once, and requests
+ * keep being answered (from the previous catalogue) while a new one loads.
  */
 export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): Promise<LoadedCatalogue> {
   const offThreadFrom = options.offThreadFrom ?? OFF_THREAD_FROM;
@@ -171,32 +168,26 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
     const exported =
       (await client.query<{ id: string }>("SELECT pg_export_snapshot() AS id")).rows[0]?.id ?? "";
     const counts = await documentCounts(client);
-    const offThread = (set: DocumentSet) =>
-      counts[set] >= offThreadFrom
-        ? buildTextIndexOffThread({ connectionString: connectionStringOf(pool), exported, set })
-        : null;
-    const [endpointTextOffThread, serviceTextOffThread] = [offThread("endpoints"), offThread("services")];
-    const [endpoints, services] = await Promise.all([
-      (async () => {
-        const read = await readEndpoints(client);
-        return { ...read, text: await (endpointTextOffThread ?? buildTextIndexHere(client, "endpoints")) };
-      })(),
-      readInOneSnapshot(
-        pool,
-        async (other) => {
-          const read = await readEntries(other);
-          return { ...read, text: await (serviceTextOffThread ?? buildTextIndexHere(other, "services")) };
-        },
-        exported,
-      ),
-    ]);
-    for (const entry of services.entries) entry.payableEndpoints = endpoints.payable.get(entry.id) ?? 0;
-    if (services.text.size !== services.entries.length || endpoints.text.size !== endpoints.table.size)
-      throw new Error("the search documents read do not match the catalogue's rows");
+    const task = { connectionString: connectionStringOf(pool), exported };
+    const endpointsBuilt =
+      counts.endpoints >= offThreadFrom ? buildEndpointsOffThread(task) : buildEndpointsHere(client);
+    const servicesText = counts.services >= offThreadFrom ? buildServicesTextOffThread(task) : null;
+    const services = await readInOneSnapshot(
+      pool,
+      async (other) => {
+        const read = await readEntries(other);
+        return { ...read, text: await (servicesText ?? buildTextIndexHere(other, "services")) };
+      },
+      exported,
+    );
+    const endpoints = await endpointsBuilt;
+    await countPayable(services.entries, endpoints.payable);
+    if (services.text.size !== services.entries.length)
+      throw new Error("the search documents read do not match the catalogue's entries");
     return {
       snapshot,
       services: await ServiceTable.build(services.entries, services.text, services.idPlace),
-      endpoints: endpoints.table.build(endpoints.text),
+      endpoints: endpoints.table,
     };
   });
 }

@@ -26,11 +26,14 @@ function answers(catalogue: LoadedCatalogue) {
       Date.now(),
     );
     const endpoints = catalogue.endpoints.list({}, undefined, paging, query(text), Date.now());
+    const posts = catalogue.endpoints.list({ method: "POST" }, "price", paging, query(text), Date.now());
     return {
       text,
       services: catalogue.services.ids(found),
+      payable: catalogue.services.payableEndpoints(found),
       total: found.total,
       endpoints: endpoints.page.map((i) => catalogue.endpoints.id(i)),
+      posts: posts.page.map((i) => catalogue.endpoints.id(i)),
     };
   });
 }
@@ -66,6 +69,7 @@ describe("loading the catalogue with its text indexes built on worker threads", 
     expect(offThread.endpoints.text.size).toBe(60);
     const expected = answers(inPlace);
     expect(expected[0]?.total).toBeGreaterThan(0);
+    expect(expected[0]?.posts.length).toBeGreaterThan(0);
     expect(answers(offThread)).toEqual(expected);
   });
 });

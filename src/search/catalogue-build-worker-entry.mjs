@@ -2,4 +2,4 @@
 // from this plain module and loads its TypeScript through tsx's API.
 import { tsImport } from "tsx/esm/api";
 
-await tsImport("./text-build-worker.ts", import.meta.url);
+await tsImport("./catalogue-build-worker.ts", import.meta.url);

@@ -1,0 +1,166 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { Worker } from "node:worker_threads";
+import type pg from "pg";
+import { endpointDocumentsQuery } from "../catalogue/endpoint-queries";
+import { entryDocumentsQuery } from "../catalogue/service-queries";
+import { rowsInBatches } from "../db/cursor";
+import { type PayableCounts, readEndpointColumns } from "./endpoint-load";
+import { type EndpointColumnData, EndpointTable } from "./endpoint-table";
+import { PackedLexicon } from "./lexicon";
+import { TextIndex } from "./text-index";
+import { type Documents, type FlatDocuments, PostingsBuilder, withTermEnds } from "./text-postings";
+
+/**
+ * The large parts of a catalogue load, built on the caller's connection or on a worker thread
+ * with a connection of its own reading the same snapshot: the endpoints list (half a million rows
+ * at 100,000 services: its columns and its text index) and the services' text index. A large
+ * catalogue's rows and documents are then read, and their garbage collected, off the thread
+ * that answers requests, and on another core; the results are typed arrays and strings, moved
+ * back rather than copied.
+ */
+
+/** Which documents: the services list's entries or the listed endpoints (each in its table's order). */
+export type DocumentSet = "services" | "endpoints";
+
+const DOCUMENTS: Record<DocumentSet, () => ReturnType<typeof entryDocumentsQuery>> = {
+  services: entryDocumentsQuery,
+  endpoints: endpointDocumentsQuery,
+};
+
+/** Documents read per step. */
+const BATCH = 1_000;
+
+/** Reads a set's documents through a cursor on `client` (in its transaction) into postings. */
+async function readDocuments(
+  client: pg.PoolClient,
+  set: DocumentSet,
+): Promise<{ lexicon: Map<string, number>; documents: Documents }> {
+  const builder = new PostingsBuilder();
+  for await (const rows of rowsInBatches<{ document: string | null }>(client, DOCUMENTS[set](), BATCH)) {
+    for (const row of rows) builder.add(row.document);
+    await yieldToEventLoop();
+  }
+  return builder.finish();
+}
+
+/** The text index of a set's documents, built on this thread from `client`'s snapshot. */
+export async function buildTextIndexHere(client: pg.PoolClient, set: DocumentSet): Promise<TextIndex> {
+  const { lexicon, documents } = await readDocuments(client, set);
+  return new TextIndex(lexicon, documents);
+}
+
+/** The endpoints list and the entries' payable counts, built on this thread from `client`'s snapshot. */
+export async function buildEndpointsHere(
+  client: pg.PoolClient,
+): Promise<{ table: EndpointTable; payable: PayableCounts }> {
+  const { columns, payable } = await readEndpointColumns(client);
+  return { table: EndpointTable.of(columns, await buildTextIndexHere(client, "endpoints")), payable };
+}
+
+/** A text index as a worker sends it: the flat arrays and the packed lexicon. */
+interface BuiltText {
+  lexemes: ReturnType<typeof PackedLexicon.pack>;
+  documents: FlatDocuments;
+}
+
+/** What a worker sends back. */
+export type BuildResult =
+  | { text: BuiltText }
+  | { endpoints: { columns: EndpointColumnData; payable: PayableCounts; text: BuiltText } }
+  | { error: string };
+
+/** What a worker is given. */
+export interface BuildTask {
+  connectionString: string;
+  /** pg_export_snapshot() of the transaction the rest of the catalogue is read in. */
+  exported: string;
+  /** The services' text index, or the whole endpoints list. */
+  build: "services text" | "endpoints";
+}
+
+/** In the worker: the task's result, and the buffers to move with it. */
+export async function runBuildTask(
+  client: pg.PoolClient,
+  task: BuildTask,
+): Promise<[BuildResult, ArrayBuffer[]]> {
+  const textOf = async (set: DocumentSet): Promise<[BuiltText, ArrayBuffer[]]> => {
+    const { lexicon, documents } = await readDocuments(client, set);
+    const { termEnds: _view, ...flat } = documents;
+    const lexemes = PackedLexicon.pack(lexicon.keys());
+    const arrays = [
+      flat.lexemeStarts,
+      flat.docs,
+      flat.termStarts,
+      flat.positions,
+      lexemes.starts,
+      lexemes.ids,
+    ];
+    return [{ lexemes, documents: flat }, arrays.map((array) => array.buffer as ArrayBuffer)];
+  };
+  if (task.build === "services text") {
+    const [text, buffers] = await textOf("services");
+    return [{ text }, buffers];
+  }
+  const { columns, payable } = await readEndpointColumns(client);
+  const [text, buffers] = await textOf("endpoints");
+  const columnArrays = [
+    columns.idPlace,
+    columns.method,
+    columns.category,
+    columns.networkStarts,
+    columns.networkCodes,
+    columns.priceStarts,
+    columns.priceCodes,
+    columns.flags,
+    columns.lastVerifiedAt,
+    payable.counts,
+  ];
+  return [
+    { endpoints: { columns, payable, text } },
+    [...buffers, ...columnArrays.map((array) => array.buffer as ArrayBuffer)],
+  ];
+}
+
+/** Run from source (tsx, tests), the worker starts from a plain module that loads its TypeScript. */
+const WORKER_URL = import.meta.url.endsWith(".ts")
+  ? new URL("./catalogue-build-worker-entry.mjs", import.meta.url)
+  : new URL("./catalogue-build-worker.js", import.meta.url);
+
+function runOffThread(task: BuildTask): Promise<Exclude<BuildResult, { error: string }>> {
+  return new Promise((resolve, reject) => {
+    // A small old generation: the worker's heap holds its lexicon and a batch of rows (the arrays
+    // are outside it), so it collects early rather than growing the process while it reads.
+    const worker = new Worker(WORKER_URL, {
+      workerData: task,
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    worker.once("message", (message: BuildResult) => {
+      if ("error" in message) reject(new Error(`building the ${task.build} failed: ${message.error}`));
+      else resolve(message);
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      if (code !== 0) reject(new Error(`the ${task.build} worker exited with code ${code}`));
+    });
+  });
+}
+
+const textIndexOf = ({ lexemes, documents }: BuiltText) =>
+  new TextIndex(PackedLexicon.of(lexemes), withTermEnds(documents));
+
+/** The services' text index, built on a worker thread in the exported snapshot. */
+export async function buildServicesTextOffThread(task: Omit<BuildTask, "build">): Promise<TextIndex> {
+  const result = await runOffThread({ ...task, build: "services text" });
+  if (!("text" in result)) throw new Error("the worker built something else");
+  return textIndexOf(result.text);
+}
+
+/** The endpoints list and the entries' payable counts, built on a worker thread in the exported snapshot. */
+export async function buildEndpointsOffThread(
+  task: Omit<BuildTask, "build">,
+): Promise<{ table: EndpointTable; payable: PayableCounts }> {
+  const result = await runOffThread({ ...task, build: "endpoints" });
+  if (!("endpoints" in result)) throw new Error("the worker built something else");
+  const { columns, payable, text } = result.endpoints;
+  return { table: EndpointTable.of(columns, textIndexOf(text)), payable };
+}

@@ -1,0 +1,43 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type pg from "pg";
+import { endpointIndexQuery, type IndexedEndpointRow, withVerdicts } from "../catalogue/endpoint-queries";
+import { rowsInBatches } from "../db/cursor";
+import { type EndpointColumnData, EndpointTableBuilder, endpointFields } from "./endpoint-table";
+
+/** An uuid's text: entry ids are packed at this width. */
+export const ENTRY_ID_WIDTH = 36;
+
+/** Rows read per step, with the event loop free between steps. */
+const BATCH = 500;
+
+/**
+ * How many payable endpoints each catalogue entry has: entry ids (uuids, packed 36 characters
+ * each) in ascending order, and their counts. Plain data, so a worker thread can hand it over.
+ */
+export interface PayableCounts {
+  ids: string;
+  counts: Int32Array;
+}
+
+/** The endpoints list's columns, read through a cursor on `client` (in its transaction), and payable counts. */
+export async function readEndpointColumns(
+  client: pg.PoolClient,
+): Promise<{ columns: EndpointColumnData; payable: PayableCounts }> {
+  const table = new EndpointTableBuilder();
+  /** By entry id (endpoints carry their entry's id). */
+  const payable = new Map<string, number>();
+  for await (const rows of rowsInBatches<IndexedEndpointRow>(client, endpointIndexQuery(), BATCH)) {
+    for (const endpoint of await withVerdicts(client, rows)) {
+      table.add(endpointFields(endpoint), endpoint.idPlace);
+      if (endpoint.payability.payable)
+        payable.set(endpoint.serviceId, (payable.get(endpoint.serviceId) ?? 0) + 1);
+    }
+    await yieldToEventLoop();
+  }
+  const ids = [...payable.keys()].sort();
+  if (ids.some((id) => id.length !== ENTRY_ID_WIDTH)) throw new Error("an entry id that is not an uuid");
+  return {
+    columns: table.data(),
+    payable: { ids: ids.join(""), counts: Int32Array.from(ids, (id) => payable.get(id) ?? 0) },
+  };
+}
