@@ -138,8 +138,11 @@ export interface EntryRow extends EntryFields {
 /** The sort keys in the order of EntryRow.ranks. */
 const SORT_RANK_KEYS = SERVICE_SORTS.filter((sort): sort is SortKey => sort !== "relevance");
 
-/** The order entries are read in, the same for their rows and their search documents. */
-const ENTRY_ORDER = Prisma.sql`${shownId("s")}, s.id`;
+/**
+ * The order entries are read in, the same for their rows, their search documents and their
+ * facets (entry-facets.ts): by primary row id, as uuids (the order of their text).
+ */
+const ENTRY_ORDER = Prisma.sql`s.id`;
 
 /**
  * Every catalogue entry (read through a cursor: see loaded-catalogue.ts). Ranks and id places
@@ -160,7 +163,7 @@ export function allEntriesQuery(): Prisma.Sql {
         s.domain, s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
         ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d", s.tx_count_30d AS "txCount30d",
         s.payer_count_30d AS "payerCount30d", s.info_updated_at AS "infoUpdatedAt",
-        ARRAY[${ranks}] AS ranks, (row_number() OVER (ORDER BY ${ENTRY_ORDER}) - 1)::int AS "idPlace"
+        ARRAY[${ranks}] AS ranks, (row_number() OVER (ORDER BY ${shownId("s")}, s.id) - 1)::int AS "idPlace"
       FROM services s
       WHERE ${isEntryPrimary("s")}
       ORDER BY ${ENTRY_ORDER}`;

@@ -1,6 +1,6 @@
 import { changesSince, currentSnapshot, probedSince } from "../catalogue/catalogue-changes";
 import { type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-queries";
-import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
+import { type EntryFacets, entryFacets, NO_FACETS } from "../catalogue/entry-facets";
 import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { readInOneSnapshot } from "../db/read-snapshot";
@@ -51,7 +51,7 @@ export async function refreshInPlace(pool: ReadPool, catalogue: LoadedCatalogue)
       snapshot,
       endpoints,
       records: await entryRecords(client, rowIds),
-      facets: await allEntryFacets(client, rowIds),
+      facets: await entryFacets(client, rowIds),
     };
   });
   return changes !== null && applyInPlace(catalogue, changes);

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type pg from "pg";
 import { currentSnapshot } from "../catalogue/catalogue-changes";
 import { type EndpointHit, endpointDocumentsQuery } from "../catalogue/endpoint-queries";
-import { allEntryFacets, type EntryFacets, NO_FACETS } from "../catalogue/entry-facets";
+import { type EntryFacets, FacetStreams, NO_FACETS } from "../catalogue/entry-facets";
 import {
   allEntriesQuery,
   type EntryFields,
@@ -95,37 +95,53 @@ export function serviceEntry(
 /** Rows read (and parsed, and indexed) per step, with the event loop free between steps. */
 const BATCH = 500;
 
-/** The services list's entries, in id order; their payable endpoints are counted later (0 here). */
+/**
+ * The services list's entries with their facets (read in step, a batch at a time: see
+ * FacetStreams); their payable endpoints are counted later (0 here).
+ */
 async function readEntries(client: pg.PoolClient): Promise<{ entries: ServiceEntry[]; idPlace: Int32Array }> {
-  const facets = await allEntryFacets(client);
-  await yieldToEventLoop();
+  const facets = new FacetStreams((sql) => rowsInBatches(client, sql, BATCH));
   const entries: ServiceEntry[] = [];
   const idPlaces = new IntList();
   const strings = new Interned();
-  for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
-    for (const { ranks, idPlace, ...record } of rows) {
-      entries.push(
-        serviceEntry(record, sortRanksOf(ranks), facets.get(record.rowId) ?? NO_FACETS, 0, strings),
-      );
-      idPlaces.push(idPlace);
+  try {
+    for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
+      const batchFacets = await facets.next(rows.map((row) => row.rowId));
+      for (const { ranks, idPlace, ...record } of rows) {
+        const entryFacets = batchFacets.get(record.rowId) ?? NO_FACETS;
+        entries.push(serviceEntry(record, sortRanksOf(ranks), entryFacets, 0, strings));
+        idPlaces.push(idPlace);
+      }
+      await yieldToEventLoop();
     }
-    await yieldToEventLoop();
+  } finally {
+    await facets.close();
   }
   return { entries, idPlace: idPlaces.done() };
 }
 
 /**
- * Sets each entry's payable endpoint count: entries and counts are both in ascending id order,
- * so one merged walk does it (in slices, with the event loop free in between).
+ * Sets each entry's payable endpoint count, found by bisection in the counts (ascending by id),
+ * in slices with the event loop free in between.
  */
 async function countPayable(entries: ServiceEntry[], { ids, counts }: PayableCounts): Promise<void> {
   const idAt = (k: number) => ids.slice(k * ENTRY_ID_WIDTH, (k + 1) * ENTRY_ID_WIDTH);
-  let k = 0;
   for (let i = 0; i < entries.length; i += 1) {
     if (i % 10_000 === 9_999) await yieldToEventLoop();
     const entry = entries[i] as ServiceEntry;
-    while (k < counts.length && idAt(k) < entry.id) k += 1;
-    entry.payableEndpoints = k < counts.length && idAt(k) === entry.id ? (counts[k] ?? 0) : 0;
+    let low = 0;
+    let high = counts.length - 1;
+    entry.payableEndpoints = 0;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const id = idAt(middle);
+      if (id === entry.id) {
+        entry.payableEndpoints = counts[middle] ?? 0;
+        break;
+      }
+      if (id < entry.id) low = middle + 1;
+      else high = middle - 1;
+    }
   }
 }
 
