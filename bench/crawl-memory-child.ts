@@ -22,6 +22,24 @@ const sampler = setInterval(() => {
     console.error(`heap snapshot: ${writeHeapSnapshot()}`);
   }
 }, 200);
+// Diagnostics (issue 21): BENCH_MEMORY_TRACE_MS=5000 prints the process's memory to stderr at that
+// interval; with NODE_OPTIONS=--expose-gc the heap is collected first, so heapUsed is what is live.
+const traceMs = Number(process.env.BENCH_MEMORY_TRACE_MS ?? 0);
+let snapshotAtSeconds = Number(process.env.BENCH_HEAP_SNAPSHOT_AT_S ?? 0);
+const tracer = traceMs
+  ? setInterval(() => {
+      (globalThis as { gc?: () => void }).gc?.();
+      if (snapshotAtSeconds && performance.now() - started > snapshotAtSeconds * 1000) {
+        snapshotAtSeconds = 0;
+        console.error(`heap snapshot: ${writeHeapSnapshot()}`);
+      }
+      const m = process.memoryUsage();
+      const mb = (n: number) => Math.round(n / 1024 / 1024);
+      console.error(
+        `memory ${((performance.now() - started) / 1000).toFixed(0)} s: rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, external ${mb(m.external)} MB, buffers ${mb(m.arrayBuffers)} MB`,
+      );
+    }, traceMs)
+  : undefined;
 const outcome = await crawlDirectory(
   {
     db,
@@ -33,6 +51,7 @@ const outcome = await crawlDirectory(
   { url: listingUrl, trigger: "manual" },
 );
 clearInterval(sampler);
+clearInterval(tracer);
 await db.$disconnect();
 const seconds = (performance.now() - started) / 1000;
 const peakRssMb = process.resourceUsage().maxRSS / 1024;

@@ -229,47 +229,62 @@ async function recordStats(tx: Transaction, rows: Row[]): Promise<void> {
       AS n(service_id, at, uptime, response_ms, info_updated_at, volume, tx_count, payer_count)`;
 }
 
+/** What a listing says of a service: all that is stored of one whose detail page was not read. */
+export interface ListingOnlyService {
+  detailUrl: string;
+  name: string;
+  domain: string | null;
+  description: string | null;
+}
+
 /**
- * A service seen on the listing whose detail page could not be read: what the listing says is
- * all we know. An existing service is left as it was (its last good data stays).
+ * Services seen on the listing whose detail page was not read (it failed, or waits for a later
+ * run's budget): what the listing says is all we know. An existing service is left as it was
+ * (its last good data stays); a new one is created with its search document and a
+ * `service.listed` event. One transaction of set-based statements for the whole batch (it was
+ * about five statements a service). Returns each service's id by detail URL, and whether this
+ * call created it.
  */
-export async function saveListingOnlyService(
+export async function saveListingOnlyServices(
   db: Database,
-  input: {
-    sourceId: string;
-    detailUrl: string;
-    name: string;
-    domain: string | null;
-    description: string | null;
-    observedAt: Date;
-  },
-): Promise<{ id: string; created: boolean }> {
-  const existing = await db.service.findUnique({
-    where: { sourceId_detailUrl: { sourceId: input.sourceId, detailUrl: input.detailUrl } },
-    select: { id: true },
-  });
-  if (existing) return { id: existing.id, created: false };
-  const row = await inTransaction(db, async (tx) => {
-    const created = await tx.service.create({
-      data: {
-        sourceId: input.sourceId,
-        detailUrl: input.detailUrl,
-        name: input.name,
-        domain: input.domain,
-        description: input.description,
-        firstSeenAt: input.observedAt,
-        lastSeenAt: input.observedAt,
-      },
-      select: { id: true },
-    });
-    await refreshServiceSearch(tx, [created.id]);
-    await emitEvents(
+  sourceId: string,
+  services: readonly ListingOnlyService[],
+  observedAt: Date,
+): Promise<Map<string, { id: string; created: boolean }>> {
+  if (services.length === 0) return new Map();
+  const col = <T>(pick: (s: ListingOnlyService) => T) => services.map(pick);
+  const urls = col((s) => s.detailUrl);
+  return inTransaction(db, async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string; detail_url: string; created: boolean }[]>`
+      WITH inserted AS (
+        INSERT INTO services (id, source_id, detail_url, name, domain, description, first_seen_at, last_seen_at,
+          updated_at)
+        SELECT n.id, ${sourceId}::uuid, n.detail_url, n.name, n.domain, n.description, ${observedAt}, ${observedAt},
+          now()
+        FROM unnest(${col(() => randomUUID())}::uuid[], ${urls}::text[], ${col((s) => s.name)}::text[],
+                    ${col((s) => s.domain)}::text[], ${col((s) => s.description)}::text[])
+          AS n(id, detail_url, name, domain, description)
+        ON CONFLICT (source_id, detail_url) DO NOTHING
+        RETURNING id, detail_url)
+      SELECT id::text, detail_url, true AS created FROM inserted
+      UNION ALL
+      -- The statement's snapshot does not see the rows it inserts: these are the existing ones.
+      SELECT s.id::text, s.detail_url, false FROM services s
+      WHERE s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${urls}::text[])`;
+    const saved = new Map(rows.map((r) => [r.detail_url, { id: r.id, created: r.created }]));
+    const created = urls.filter((url) => saved.get(url)?.created);
+    await refreshServiceSearch(
       tx,
-      catalogueChangeEvents(new Map(), await serviceStates(tx, input.sourceId, [input.detailUrl])),
+      created.map((url) => saved.get(url)!.id),
     );
-    return created;
+    // Events in the batch's order (the listing's), as one call per service gave them.
+    const states = await serviceStates(tx, sourceId, created);
+    const after = new Map(
+      created.flatMap((url) => (states.has(url) ? [[url, states.get(url)!] as const] : [])),
+    );
+    await emitEvents(tx, catalogueChangeEvents(new Map(), after));
+    return saved;
   });
-  return { id: row.id, created: true };
 }
 
 /** Services whose detail page was read and found unchanged: extend their open history interval. */
