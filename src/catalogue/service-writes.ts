@@ -287,17 +287,38 @@ export async function saveListingOnlyServices(
   });
 }
 
+/**
+ * Ids or URLs per statement in the end-of-run writes (mark listed, extend history, delist): a
+ * 100,000-service run sends them in slices instead of one array parameter of 100,000, which the
+ * client holds in several copies at once (values, serialised parameters, the wire message).
+ */
+const END_OF_RUN_SLICE = 5_000;
+/** An end-of-run transaction over a whole catalogue (100,000 rows) may take longer than a batch's. */
+const END_OF_RUN_TIMEOUT_MS = 300_000;
+
+function* slices<T>(items: readonly T[], size = END_OF_RUN_SLICE): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
 /** Services whose detail page was read and found unchanged: extend their open history interval. */
 export async function extendUnchangedHistory(db: Database, serviceIds: string[], at: Date): Promise<void> {
   if (serviceIds.length === 0) return;
-  await db.$executeRaw`
-    UPDATE stats_snapshots s SET observed_to = ${at}, updated_at = now()
-    FROM (
-      SELECT DISTINCT ON (service_id) id FROM stats_snapshots
-      WHERE service_id = ANY(${serviceIds}::uuid[])
-      ORDER BY service_id, observed_from DESC, id DESC
-    ) latest
-    WHERE s.id = latest.id AND s.observed_to < ${at}`;
+  await inTransaction(
+    db,
+    async (tx) => {
+      for (const ids of slices(serviceIds)) {
+        await tx.$executeRaw`
+          UPDATE stats_snapshots s SET observed_to = ${at}, updated_at = now()
+          FROM (
+            SELECT DISTINCT ON (service_id) id FROM stats_snapshots
+            WHERE service_id = ANY(${ids}::uuid[])
+            ORDER BY service_id, observed_from DESC, id DESC
+          ) latest
+          WHERE s.id = latest.id AND s.observed_to < ${at}`;
+      }
+    },
+    { timeoutMs: END_OF_RUN_TIMEOUT_MS },
+  );
 }
 
 /**
@@ -311,19 +332,25 @@ export async function markListed(
   at: Date,
 ): Promise<void> {
   if (detailUrls.length === 0) return;
-  await inTransaction(db, async (tx) => {
-    const relisted = await tx.$queryRaw<ChangedStatus[]>`
-      UPDATE services s SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
-      FROM services old JOIN sources src ON src.id = old.source_id
-      WHERE old.id = s.id AND s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${detailUrls}::text[])
-        AND (s.last_seen_at < ${at} OR s.status <> 'listed')
-      RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, old.status::text AS was`;
-    await emitStatusEvents(
-      tx,
-      "service.relisted",
-      relisted.filter((row) => row.was === "delisted"),
-    );
-  });
+  await inTransaction(
+    db,
+    async (tx) => {
+      for (const urls of slices(detailUrls)) {
+        const relisted = await tx.$queryRaw<ChangedStatus[]>`
+          UPDATE services s SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
+          FROM services old JOIN sources src ON src.id = old.source_id
+          WHERE old.id = s.id AND s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${urls}::text[])
+            AND (s.last_seen_at < ${at} OR s.status <> 'listed')
+          RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, old.status::text AS was`;
+        await emitStatusEvents(
+          tx,
+          "service.relisted",
+          relisted.filter((row) => row.was === "delisted"),
+        );
+      }
+    },
+    { timeoutMs: END_OF_RUN_TIMEOUT_MS },
+  );
 }
 
 interface ChangedStatus {
@@ -361,14 +388,25 @@ export async function delistMissing(
   seenUrls: string[],
   at: Date,
 ): Promise<number> {
-  return inTransaction(db, async (tx) => {
-    const delisted = await tx.$queryRaw<ChangedStatus[]>`
-      UPDATE services s SET status = 'delisted', delisted_at = ${at}, updated_at = now()
-      FROM sources src
-      WHERE src.id = s.source_id AND s.source_id = ${sourceId}::uuid AND s.status = 'listed'
-        AND NOT (s.detail_url = ANY(${seenUrls}::text[]))
-      RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, 'listed' AS was`;
-    await emitStatusEvents(tx, "service.delisted", delisted);
-    return delisted.length;
-  });
+  return inTransaction(
+    db,
+    async (tx) => {
+      // The seen URLs go in slices into a table of the transaction's own, so no statement carries
+      // them all; the delisting itself stays one statement.
+      await tx.$executeRaw`CREATE TEMPORARY TABLE seen_urls (detail_url text PRIMARY KEY) ON COMMIT DROP`;
+      for (const urls of slices(seenUrls)) {
+        await tx.$executeRaw`
+          INSERT INTO seen_urls SELECT * FROM unnest(${urls}::text[]) ON CONFLICT DO NOTHING`;
+      }
+      const delisted = await tx.$queryRaw<ChangedStatus[]>`
+        UPDATE services s SET status = 'delisted', delisted_at = ${at}, updated_at = now()
+        FROM sources src
+        WHERE src.id = s.source_id AND s.source_id = ${sourceId}::uuid AND s.status = 'listed'
+          AND NOT EXISTS (SELECT 1 FROM seen_urls u WHERE u.detail_url = s.detail_url)
+        RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, 'listed' AS was`;
+      await emitStatusEvents(tx, "service.delisted", delisted);
+      return delisted.length;
+    },
+    { timeoutMs: END_OF_RUN_TIMEOUT_MS },
+  );
 }
