@@ -7,7 +7,7 @@ import type { Prisma } from "../generated/prisma/client";
 import type { ServiceStatus } from "../generated/prisma/enums";
 import type { NormalisedService, NormalisedStats } from "../normalise/service";
 import type { PaymentOption } from "../payments/types";
-import { type PageCacheWrite, savePageCache } from "./page-cache";
+import { LOAD_PAGE_ROWS, type PageCacheWrite, savePageCache } from "./page-cache";
 import { replaceListingPaymentOptions } from "./payment-options";
 import { refreshServiceSearch } from "./search-documents";
 
@@ -36,12 +36,21 @@ export interface ServiceWrite {
   listingPaymentOptions?: PaymentOption[][];
 }
 
+/** A source's services as a crawl meets them again, read in pages of LOAD_PAGE_ROWS by detail URL. */
 export async function loadKnownServices(db: Database, sourceId: string): Promise<Map<string, KnownService>> {
-  const rows = await db.service.findMany({
-    where: { sourceId },
-    select: { id: true, detailUrl: true, contentHash: true, status: true },
-  });
-  return new Map(rows.map(({ detailUrl, ...known }) => [detailUrl, known]));
+  const known = new Map<string, KnownService>();
+  let after: string | undefined;
+  for (;;) {
+    const rows = await db.service.findMany({
+      where: { sourceId, ...(after === undefined ? {} : { detailUrl: { gt: after } }) },
+      orderBy: { detailUrl: "asc" },
+      take: LOAD_PAGE_ROWS,
+      select: { id: true, detailUrl: true, contentHash: true, status: true },
+    });
+    for (const { detailUrl, ...service } of rows) known.set(detailUrl, service);
+    if (rows.length < LOAD_PAGE_ROWS) return known;
+    after = rows.at(-1)!.detailUrl;
+  }
 }
 
 /**
