@@ -14,9 +14,14 @@ const started = performance.now();
 // Where the resident memory is: the main thread's JavaScript heap, or elsewhere (buffers, worker
 // threads, native allocations).
 let peakHeapMb = 0;
+let peakHeapAtSeconds = 0;
 let snapshotAt = Number(process.env.BENCH_HEAP_SNAPSHOT_MB ?? 0);
 const sampler = setInterval(() => {
-  peakHeapMb = Math.max(peakHeapMb, process.memoryUsage().heapUsed / 1024 / 1024);
+  const heapMb = process.memoryUsage().heapUsed / 1024 / 1024;
+  if (heapMb > peakHeapMb) {
+    peakHeapMb = heapMb;
+    peakHeapAtSeconds = (performance.now() - started) / 1000;
+  }
   if (snapshotAt && peakHeapMb > snapshotAt) {
     snapshotAt = 0;
     console.error(`heap snapshot: ${writeHeapSnapshot()}`);
@@ -52,6 +57,7 @@ const outcome = await crawlDirectory(
 );
 clearInterval(sampler);
 clearInterval(tracer);
+if (traceMs) console.error(`peak main heap ${peakHeapMb.toFixed(0)} MB at ${peakHeapAtSeconds.toFixed(0)} s`);
 await db.$disconnect();
 const seconds = (performance.now() - started) / 1000;
 const peakRssMb = process.resourceUsage().maxRSS / 1024;
