@@ -58,6 +58,7 @@ async function walkDirectory(
   // own, dropped when it ends: Crawlee keeps a run's whole queue in memory, and its request queues
   // stay registered with their crawler's event manager after they are dropped (one per run, 16 MB
   // of deduplication slots each), so a crawler reused for 21 runs held every queue to the end.
+  // Crawlee caches robots.txt per crawler: it is asked once per run (the listing, each chunk).
   const runCrawler = async (requests: Parameters<DirectoryCrawler["run"]>[0]) => {
     const connections = new RunConnections();
     crawler = buildDirectoryCrawler({ ...shared, connections }, logger);
