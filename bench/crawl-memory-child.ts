@@ -14,14 +14,37 @@ const started = performance.now();
 // Where the resident memory is: the main thread's JavaScript heap, or elsewhere (buffers, worker
 // threads, native allocations).
 let peakHeapMb = 0;
+let peakHeapAtSeconds = 0;
 let snapshotAt = Number(process.env.BENCH_HEAP_SNAPSHOT_MB ?? 0);
 const sampler = setInterval(() => {
-  peakHeapMb = Math.max(peakHeapMb, process.memoryUsage().heapUsed / 1024 / 1024);
+  const heapMb = process.memoryUsage().heapUsed / 1024 / 1024;
+  if (heapMb > peakHeapMb) {
+    peakHeapMb = heapMb;
+    peakHeapAtSeconds = (performance.now() - started) / 1000;
+  }
   if (snapshotAt && peakHeapMb > snapshotAt) {
     snapshotAt = 0;
     console.error(`heap snapshot: ${writeHeapSnapshot()}`);
   }
 }, 200);
+// Diagnostics (issue 21): BENCH_MEMORY_TRACE_MS=5000 prints the process's memory to stderr at that
+// interval; with NODE_OPTIONS=--expose-gc the heap is collected first, so heapUsed is what is live.
+const traceMs = Number(process.env.BENCH_MEMORY_TRACE_MS ?? 0);
+let snapshotAtSeconds = Number(process.env.BENCH_HEAP_SNAPSHOT_AT_S ?? 0);
+const tracer = traceMs
+  ? setInterval(() => {
+      (globalThis as { gc?: () => void }).gc?.();
+      if (snapshotAtSeconds && performance.now() - started > snapshotAtSeconds * 1000) {
+        snapshotAtSeconds = 0;
+        console.error(`heap snapshot: ${writeHeapSnapshot()}`);
+      }
+      const m = process.memoryUsage();
+      const mb = (n: number) => Math.round(n / 1024 / 1024);
+      console.error(
+        `memory ${((performance.now() - started) / 1000).toFixed(0)} s: rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, external ${mb(m.external)} MB, buffers ${mb(m.arrayBuffers)} MB`,
+      );
+    }, traceMs)
+  : undefined;
 const outcome = await crawlDirectory(
   {
     db,
@@ -33,6 +56,8 @@ const outcome = await crawlDirectory(
   { url: listingUrl, trigger: "manual" },
 );
 clearInterval(sampler);
+clearInterval(tracer);
+if (traceMs) console.error(`peak main heap ${peakHeapMb.toFixed(0)} MB at ${peakHeapAtSeconds.toFixed(0)} s`);
 await db.$disconnect();
 const seconds = (performance.now() - started) / 1000;
 const peakRssMb = process.resourceUsage().maxRSS / 1024;

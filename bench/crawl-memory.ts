@@ -17,7 +17,16 @@ interface CrawlReport {
 function crawlInChild(databaseUrl: string, listingUrl: string, concurrency: number): Promise<CrawlReport> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "bench/crawl-memory-child.ts", databaseUrl, listingUrl, String(concurrency)],
+    // The heap limit `npm run crawl` runs with (package.json).
+    [
+      "--max-old-space-size=512",
+      "--import",
+      "tsx",
+      "bench/crawl-memory-child.ts",
+      databaseUrl,
+      listingUrl,
+      String(concurrency),
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let out = "";

@@ -7,7 +7,7 @@ import type { Prisma } from "../generated/prisma/client";
 import type { ServiceStatus } from "../generated/prisma/enums";
 import type { NormalisedService, NormalisedStats } from "../normalise/service";
 import type { PaymentOption } from "../payments/types";
-import { type PageCacheWrite, savePageCache } from "./page-cache";
+import { LOAD_PAGE_ROWS, type PageCacheWrite, savePageCache } from "./page-cache";
 import { replaceListingPaymentOptions } from "./payment-options";
 import { refreshServiceSearch } from "./search-documents";
 
@@ -36,12 +36,21 @@ export interface ServiceWrite {
   listingPaymentOptions?: PaymentOption[][];
 }
 
+/** A source's services as a crawl meets them again, read in pages of LOAD_PAGE_ROWS by detail URL. */
 export async function loadKnownServices(db: Database, sourceId: string): Promise<Map<string, KnownService>> {
-  const rows = await db.service.findMany({
-    where: { sourceId },
-    select: { id: true, detailUrl: true, contentHash: true, status: true },
-  });
-  return new Map(rows.map(({ detailUrl, ...known }) => [detailUrl, known]));
+  const known = new Map<string, KnownService>();
+  let after: string | undefined;
+  for (;;) {
+    const rows = await db.service.findMany({
+      where: { sourceId, ...(after === undefined ? {} : { detailUrl: { gt: after } }) },
+      orderBy: { detailUrl: "asc" },
+      take: LOAD_PAGE_ROWS,
+      select: { id: true, detailUrl: true, contentHash: true, status: true },
+    });
+    for (const { detailUrl, ...service } of rows) known.set(detailUrl, service);
+    if (rows.length < LOAD_PAGE_ROWS) return known;
+    after = rows.at(-1)!.detailUrl;
+  }
 }
 
 /**
@@ -229,60 +238,96 @@ async function recordStats(tx: Transaction, rows: Row[]): Promise<void> {
       AS n(service_id, at, uptime, response_ms, info_updated_at, volume, tx_count, payer_count)`;
 }
 
+/** What a listing says of a service: all that is stored of one whose detail page was not read. */
+export interface ListingOnlyService {
+  detailUrl: string;
+  name: string;
+  domain: string | null;
+  description: string | null;
+}
+
 /**
- * A service seen on the listing whose detail page could not be read: what the listing says is
- * all we know. An existing service is left as it was (its last good data stays).
+ * Services seen on the listing whose detail page was not read (it failed, or waits for a later
+ * run's budget): what the listing says is all we know. An existing service is left as it was
+ * (its last good data stays); a new one is created with its search document and a
+ * `service.listed` event. One transaction of set-based statements for the whole batch (it was
+ * about five statements a service). Returns each service's id by detail URL, and whether this
+ * call created it.
  */
-export async function saveListingOnlyService(
+export async function saveListingOnlyServices(
   db: Database,
-  input: {
-    sourceId: string;
-    detailUrl: string;
-    name: string;
-    domain: string | null;
-    description: string | null;
-    observedAt: Date;
-  },
-): Promise<{ id: string; created: boolean }> {
-  const existing = await db.service.findUnique({
-    where: { sourceId_detailUrl: { sourceId: input.sourceId, detailUrl: input.detailUrl } },
-    select: { id: true },
-  });
-  if (existing) return { id: existing.id, created: false };
-  const row = await inTransaction(db, async (tx) => {
-    const created = await tx.service.create({
-      data: {
-        sourceId: input.sourceId,
-        detailUrl: input.detailUrl,
-        name: input.name,
-        domain: input.domain,
-        description: input.description,
-        firstSeenAt: input.observedAt,
-        lastSeenAt: input.observedAt,
-      },
-      select: { id: true },
-    });
-    await refreshServiceSearch(tx, [created.id]);
-    await emitEvents(
+  sourceId: string,
+  services: readonly ListingOnlyService[],
+  observedAt: Date,
+): Promise<Map<string, { id: string; created: boolean }>> {
+  if (services.length === 0) return new Map();
+  const col = <T>(pick: (s: ListingOnlyService) => T) => services.map(pick);
+  const urls = col((s) => s.detailUrl);
+  return inTransaction(db, async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string; detail_url: string; created: boolean }[]>`
+      WITH inserted AS (
+        INSERT INTO services (id, source_id, detail_url, name, domain, description, first_seen_at, last_seen_at,
+          updated_at)
+        SELECT n.id, ${sourceId}::uuid, n.detail_url, n.name, n.domain, n.description, ${observedAt}, ${observedAt},
+          now()
+        FROM unnest(${col(() => randomUUID())}::uuid[], ${urls}::text[], ${col((s) => s.name)}::text[],
+                    ${col((s) => s.domain)}::text[], ${col((s) => s.description)}::text[])
+          AS n(id, detail_url, name, domain, description)
+        ON CONFLICT (source_id, detail_url) DO NOTHING
+        RETURNING id, detail_url)
+      SELECT id::text, detail_url, true AS created FROM inserted
+      UNION ALL
+      -- The statement's snapshot does not see the rows it inserts: these are the existing ones.
+      SELECT s.id::text, s.detail_url, false FROM services s
+      WHERE s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${urls}::text[])`;
+    const saved = new Map(rows.map((r) => [r.detail_url, { id: r.id, created: r.created }]));
+    const created = urls.filter((url) => saved.get(url)?.created);
+    await refreshServiceSearch(
       tx,
-      catalogueChangeEvents(new Map(), await serviceStates(tx, input.sourceId, [input.detailUrl])),
+      created.map((url) => saved.get(url)!.id),
     );
-    return created;
+    // Events in the batch's order (the listing's), as one call per service gave them.
+    const states = await serviceStates(tx, sourceId, created);
+    const after = new Map(
+      created.flatMap((url) => (states.has(url) ? [[url, states.get(url)!] as const] : [])),
+    );
+    await emitEvents(tx, catalogueChangeEvents(new Map(), after));
+    return saved;
   });
-  return { id: row.id, created: true };
+}
+
+/**
+ * Ids or URLs per statement in the end-of-run writes (mark listed, extend history, delist): a
+ * 100,000-service run sends them in slices instead of one array parameter of 100,000, which the
+ * client holds in several copies at once (values, serialised parameters, the wire message).
+ */
+const END_OF_RUN_SLICE = 5_000;
+/** An end-of-run transaction over a whole catalogue (100,000 rows) may take longer than a batch's. */
+const END_OF_RUN_TIMEOUT_MS = 300_000;
+
+function* slices<T>(items: readonly T[], size = END_OF_RUN_SLICE): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 /** Services whose detail page was read and found unchanged: extend their open history interval. */
 export async function extendUnchangedHistory(db: Database, serviceIds: string[], at: Date): Promise<void> {
   if (serviceIds.length === 0) return;
-  await db.$executeRaw`
-    UPDATE stats_snapshots s SET observed_to = ${at}, updated_at = now()
-    FROM (
-      SELECT DISTINCT ON (service_id) id FROM stats_snapshots
-      WHERE service_id = ANY(${serviceIds}::uuid[])
-      ORDER BY service_id, observed_from DESC, id DESC
-    ) latest
-    WHERE s.id = latest.id AND s.observed_to < ${at}`;
+  await inTransaction(
+    db,
+    async (tx) => {
+      for (const ids of slices(serviceIds)) {
+        await tx.$executeRaw`
+          UPDATE stats_snapshots s SET observed_to = ${at}, updated_at = now()
+          FROM (
+            SELECT DISTINCT ON (service_id) id FROM stats_snapshots
+            WHERE service_id = ANY(${ids}::uuid[])
+            ORDER BY service_id, observed_from DESC, id DESC
+          ) latest
+          WHERE s.id = latest.id AND s.observed_to < ${at}`;
+      }
+    },
+    { timeoutMs: END_OF_RUN_TIMEOUT_MS },
+  );
 }
 
 /**
@@ -296,19 +341,25 @@ export async function markListed(
   at: Date,
 ): Promise<void> {
   if (detailUrls.length === 0) return;
-  await inTransaction(db, async (tx) => {
-    const relisted = await tx.$queryRaw<ChangedStatus[]>`
-      UPDATE services s SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
-      FROM services old JOIN sources src ON src.id = old.source_id
-      WHERE old.id = s.id AND s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${detailUrls}::text[])
-        AND (s.last_seen_at < ${at} OR s.status <> 'listed')
-      RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, old.status::text AS was`;
-    await emitStatusEvents(
-      tx,
-      "service.relisted",
-      relisted.filter((row) => row.was === "delisted"),
-    );
-  });
+  await inTransaction(
+    db,
+    async (tx) => {
+      for (const urls of slices(detailUrls)) {
+        const relisted = await tx.$queryRaw<ChangedStatus[]>`
+          UPDATE services s SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
+          FROM services old JOIN sources src ON src.id = old.source_id
+          WHERE old.id = s.id AND s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${urls}::text[])
+            AND (s.last_seen_at < ${at} OR s.status <> 'listed')
+          RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, old.status::text AS was`;
+        await emitStatusEvents(
+          tx,
+          "service.relisted",
+          relisted.filter((row) => row.was === "delisted"),
+        );
+      }
+    },
+    { timeoutMs: END_OF_RUN_TIMEOUT_MS },
+  );
 }
 
 interface ChangedStatus {
@@ -346,14 +397,25 @@ export async function delistMissing(
   seenUrls: string[],
   at: Date,
 ): Promise<number> {
-  return inTransaction(db, async (tx) => {
-    const delisted = await tx.$queryRaw<ChangedStatus[]>`
-      UPDATE services s SET status = 'delisted', delisted_at = ${at}, updated_at = now()
-      FROM sources src
-      WHERE src.id = s.source_id AND s.source_id = ${sourceId}::uuid AND s.status = 'listed'
-        AND NOT (s.detail_url = ANY(${seenUrls}::text[]))
-      RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, 'listed' AS was`;
-    await emitStatusEvents(tx, "service.delisted", delisted);
-    return delisted.length;
-  });
+  return inTransaction(
+    db,
+    async (tx) => {
+      // The seen URLs go in slices into a table of the transaction's own, so no statement carries
+      // them all; the delisting itself stays one statement.
+      await tx.$executeRaw`CREATE TEMPORARY TABLE seen_urls (detail_url text PRIMARY KEY) ON COMMIT DROP`;
+      for (const urls of slices(seenUrls)) {
+        await tx.$executeRaw`
+          INSERT INTO seen_urls SELECT * FROM unnest(${urls}::text[]) ON CONFLICT DO NOTHING`;
+      }
+      const delisted = await tx.$queryRaw<ChangedStatus[]>`
+        UPDATE services s SET status = 'delisted', delisted_at = ${at}, updated_at = now()
+        FROM sources src
+        WHERE src.id = s.source_id AND s.source_id = ${sourceId}::uuid AND s.status = 'listed'
+          AND NOT EXISTS (SELECT 1 FROM seen_urls u WHERE u.detail_url = s.detail_url)
+        RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, 'listed' AS was`;
+      await emitStatusEvents(tx, "service.delisted", delisted);
+      return delisted.length;
+    },
+    { timeoutMs: END_OF_RUN_TIMEOUT_MS },
+  );
 }

@@ -47,6 +47,15 @@ export class FixtureSite {
     this.requests.length = 0;
   }
 
+  /** Connections clients hold open to the site now (keep-alive ones included). */
+  openConnections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.server
+        ? this.server.getConnections((err, count) => (err ? reject(err) : resolve(count)))
+        : resolve(0),
+    );
+  }
+
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => void this.answer(req, res));
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));

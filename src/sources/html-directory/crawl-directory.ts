@@ -4,14 +4,18 @@ import { runSource, type SourceWalker, type WalkContext, type WalkReport } from 
 import type { Database } from "../../db/prisma-client";
 import { type DetailCandidate, detailBudget, planDetailPages } from "./detail-plan";
 import { detailRequestChunks } from "./detail-requests";
-import { buildDirectoryCrawler } from "./directory-crawler";
+import { buildDirectoryCrawler, type DirectoryCrawler } from "./directory-crawler";
 import { ExtractionPool } from "./extraction/extraction-pool";
 import { reportProgress } from "./progress";
 import { RequestPacer } from "./request-pacer";
 import { robotsRules } from "./robots";
 import { saveFromListing } from "./routes/detail-route";
 import { LISTING } from "./routes/labels";
+import { RunConnections } from "./run-connections";
 import { canonicalPageUrl } from "./url-identity";
+
+/** Deferred services stored per transaction: bounded statements, few round trips. */
+const DEFERRED_BATCH = 1_000;
 
 /**
  * One crawl of an HTML directory: walk the listing and detail pages, store what changed, then,
@@ -38,24 +42,38 @@ async function walkDirectory(
 ): Promise<WalkReport> {
   const { db, settings } = deps;
   const extraction = new ExtractionPool(settings.extractionThreads);
-  const crawler = buildDirectoryCrawler(
-    {
-      db,
-      session,
-      settings,
-      batcher,
-      extraction,
-      pacer: new RequestPacer(settings.maxRequestsPerMinute),
-      robotsAllow: robotsRules(settings),
-    },
-    logger,
-  );
+  const shared = {
+    db,
+    session,
+    settings,
+    batcher,
+    extraction,
+    pacer: new RequestPacer(settings.maxRequestsPerMinute),
+    robotsAllow: robotsRules(settings),
+  };
   const stopProgress = reportProgress(session, logger, settings.progressIntervalMs);
   let aborted = false;
+  let crawler: DirectoryCrawler | null = null;
+  // Each run (the listing, then each chunk of detail pages) has a crawler and connections of its
+  // own, dropped when it ends: Crawlee keeps a run's whole queue in memory, and its request queues
+  // stay registered with their crawler's event manager after they are dropped (one per run, 16 MB
+  // of deduplication slots each), so a crawler reused for 21 runs held every queue to the end.
+  // Crawlee caches robots.txt per crawler: it is asked once per run (the listing, each chunk).
+  const runCrawler = async (requests: Parameters<DirectoryCrawler["run"]>[0]) => {
+    const connections = new RunConnections();
+    crawler = buildDirectoryCrawler({ ...shared, connections }, logger);
+    if (aborted) void crawler.stop();
+    try {
+      await crawler.run(requests);
+    } finally {
+      crawler = null;
+      connections.close();
+    }
+  };
   const onAbort = () => {
     aborted = true;
     logger.warn("stop requested: finishing pages in flight, then ending the crawl");
-    void crawler.stop();
+    void crawler?.stop();
   };
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) onAbort();
@@ -64,7 +82,7 @@ async function walkDirectory(
   let deferred = 0;
   try {
     session.listingUrls.add(startUrl);
-    await crawler.run([{ url: startUrl, label: LISTING, headers: session.conditionalHeaders(startUrl) }]);
+    await runCrawler([{ url: startUrl, label: LISTING, headers: session.conditionalHeaders(startUrl) }]);
     const budget = detailBudget(settings.runMinutes, settings.maxRequestsPerMinute, session.listingUrls.size);
     const plan = planDetailPages(detailCandidates(session), budget);
     deferred = plan.deferred.length;
@@ -79,11 +97,11 @@ async function walkDirectory(
         `detail pages: ${plan.deferred.length} left for later runs (CRAWL_RUN_MINUTES budget); they stay listed as stored`,
       );
     }
-    // Each chunk is a run of its own: Crawlee drops the finished run's queue, which it otherwise
-    // keeps whole in memory (every request of a 100,000-page crawl).
+    // Each chunk is a run of its own, so the queue in memory holds 5,000 pages, not every page
+    // of a 100,000-page crawl.
     for (const chunk of detailRequestChunks(session, plan)) {
       if (aborted) break;
-      await crawler.run(chunk);
+      await runCrawler(chunk);
     }
     if (!aborted) await saveDeferred(db, session, plan.deferred);
   } catch (error) {
@@ -167,5 +185,7 @@ function detailCandidates(session: CrawlSession): DetailCandidate[] {
  * listing and delisting follow the listing, which was read in full.
  */
 async function saveDeferred(db: Database, session: CrawlSession, deferred: string[]): Promise<void> {
-  for (const detailUrl of deferred) await saveFromListing(db, session, detailUrl);
+  for (let i = 0; i < deferred.length; i += DEFERRED_BATCH) {
+    await saveFromListing(db, session, deferred.slice(i, i + DEFERRED_BATCH));
+  }
 }

@@ -15,6 +15,7 @@ import { DETAIL, type DetailUserData, LISTING, REVALIDATE, type RevalidateUserDa
 import { listingRoute } from "./routes/listing-route";
 import { revalidateRoute } from "./routes/revalidate-route";
 import type { RouteDeps } from "./routes/route-deps";
+import { useRunConnections } from "./run-connections";
 
 /**
  * Crawlee's HttpCrawler for one run over one directory: a router with a handler per page label,
@@ -22,8 +23,10 @@ import type { RouteDeps } from "./routes/route-deps";
  * with backoff, and failure accounting into the session. Handlers get the unparsed body: pages
  * are parsed on the extraction workers, so nothing parses them on the crawler's thread.
  */
-export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
-  const { db, session, settings, pacer } = deps;
+export type DirectoryCrawler = HttpCrawler<HttpCrawlingContext>;
+
+export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger): DirectoryCrawler {
+  const { db, session, settings, pacer, connections } = deps;
   const router = createHttpRouter();
   router.addHandler(LISTING, listingRoute(deps));
   router.addHandler<DetailUserData>(DETAIL, detailRoute(deps));
@@ -56,7 +59,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
       additionalMimeTypes: ["*/*"],
       additionalHttpErrorStatusCodes: [408, 425, 429],
       // The pacer, not only Crawlee's per-minute limit: revalidation batches send requests too.
-      preNavigationHooks: [identifyCrawler(settings), () => pacer.take()],
+      preNavigationHooks: [identifyCrawler(settings), useRunConnections(connections), () => pacer.take()],
       postNavigationHooks: [guardResponse(settings)],
       statusMessageLoggingInterval: 3600,
       errorHandler: async ({ request, response }: HttpCrawlingContext, error: Error) => {
@@ -91,7 +94,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger) {
         if (request.label === LISTING)
           session.recordListingPageFailed(request.url, describeFetchFailure(error.message));
         else if (request.label === DETAIL)
-          await saveFromListing(db, session, (request.userData as DetailUserData).detailUrl);
+          await saveFromListing(db, session, [(request.userData as DetailUserData).detailUrl]);
       },
       onSkippedRequest: async ({ url, reason }) => {
         session.recordError({ kind: "robots", url, message: `skipped: ${reason}` });

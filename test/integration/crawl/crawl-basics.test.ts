@@ -116,4 +116,32 @@ describe("crawling a small directory", () => {
       "listed",
     );
   });
+
+  it("when a crawl ends, then it leaves no connection open to the directory, revalidations included", async () => {
+    // A site of its own: Crawlee fetches robots.txt through Node's global agent, whose idle
+    // connection stays open a few seconds; here robots.txt is not asked.
+    const own = await new FixtureSite().start();
+    try {
+      for (const [path, page] of site.pages) own.set(path, page);
+      const settings = { respectRobotsTxt: false };
+      await crawlOnce(database.db, database.url, own.url("/services"), settings);
+      expect(await settled(() => own.openConnections())).toBe(0);
+      own.resetLog();
+      await crawlOnce(database.db, database.url, own.url("/services"), settings);
+      expect(own.requests.filter((r) => r.status === 304).length).toBeGreaterThan(0);
+      expect(await settled(() => own.openConnections())).toBe(0);
+    } finally {
+      await own.stop();
+    }
+  });
 });
+
+/** The value once it is 0, or the last one read within a second (a closed socket takes a tick to be seen). */
+async function settled(read: () => Promise<number>): Promise<number> {
+  let value = await read();
+  for (let i = 0; i < 20 && value !== 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}

@@ -1,6 +1,10 @@
 import type { HttpCrawlingContext } from "@crawlee/http";
 import { serviceFingerprint } from "../../../catalogue/service-fingerprint";
-import { type KnownService, saveListingOnlyService } from "../../../catalogue/service-writes";
+import {
+  type KnownService,
+  type ListingOnlyService,
+  saveListingOnlyServices,
+} from "../../../catalogue/service-writes";
 import { type CrawlSession, pageFingerprint } from "../../../crawl-run/crawl-session";
 import type { Database } from "../../../db/prisma-client";
 import { parseDomain } from "../../../normalise/values";
@@ -25,7 +29,7 @@ export function detailRoute({ db, session, settings, batcher, extraction }: Rout
       // stays listed with its last good data (or, if new, with what the listing says).
       session.counts.pagesFailed += 1;
       session.recordError({ kind: "fetch", url: request.url, statusCode: status, message: `HTTP ${status}` });
-      await saveFromListing(db, session, detailUrl);
+      await saveFromListing(db, session, [detailUrl]);
       return;
     }
     if (status === 304 && known) return markUnchanged(session, known, detailUrl);
@@ -83,20 +87,31 @@ export function markUnchanged(session: CrawlSession, known: KnownService, detail
   else session.counts.servicesUnchanged += 1;
 }
 
-/** The detail page could not be read: a new service is created from its listing entry. */
-export async function saveFromListing(db: Database, session: CrawlSession, detailUrl: string): Promise<void> {
-  if (session.known.has(detailUrl)) return;
-  const entry = session.listed.get(detailUrl);
-  if (!entry) return;
-  const domain = parseDomain(entry.domain);
-  const saved = await saveListingOnlyService(db, {
-    sourceId: session.sourceId,
-    detailUrl,
-    name: entry.name ?? entry.domain ?? detailUrl,
-    domain: domain.kind === "value" ? domain.value : null,
-    description: entry.description,
-    observedAt: new Date(),
-  });
-  if (saved.created) session.counts.servicesNew += 1;
-  session.known.set(detailUrl, { id: saved.id, contentHash: null, status: "listed" });
+/**
+ * Services whose detail page was not read (it could not be, or waits for a later run): a new one
+ * is created from its listing entry, a known one keeps what is stored. Set-based, so a run that
+ * leaves 90,000 detail pages for later stores them in a few statements per batch.
+ */
+export async function saveFromListing(
+  db: Database,
+  session: CrawlSession,
+  detailUrls: readonly string[],
+): Promise<void> {
+  const services: ListingOnlyService[] = [];
+  for (const detailUrl of detailUrls) {
+    const entry = session.known.has(detailUrl) ? undefined : session.listed.get(detailUrl);
+    if (!entry) continue;
+    const domain = parseDomain(entry.domain);
+    services.push({
+      detailUrl,
+      name: entry.name ?? entry.domain ?? detailUrl,
+      domain: domain.kind === "value" ? domain.value : null,
+      description: entry.description,
+    });
+  }
+  const saved = await saveListingOnlyServices(db, session.sourceId, services, new Date());
+  for (const [detailUrl, { id, created }] of saved) {
+    if (created) session.counts.servicesNew += 1;
+    session.known.set(detailUrl, { id, contentHash: null, status: "listed" });
+  }
 }

@@ -18,7 +18,7 @@ export const REVALIDATION_BATCH = 25;
  * its retries, failure accounting and storing. After an error, a 429 or a 5xx, or once the batch
  * has taken longer than one request may, the rest of the batch goes that way too.
  */
-export function revalidateRoute({ session, settings, pacer, robotsAllow }: RouteDeps) {
+export function revalidateRoute({ session, settings, pacer, robotsAllow, connections }: RouteDeps) {
   const timeoutMs = settings.requestTimeoutSeconds * 1000;
   const headers = crawlerHeaders(settings);
   return async (context: HttpCrawlingContext<RevalidateUserData>) => {
@@ -34,6 +34,7 @@ export function revalidateRoute({ session, settings, pacer, robotsAllow }: Route
           url: page.detailUrl,
           headers: { ...headers, ...session.conditionalHeaders(page.detailUrl) },
           timeout: { request: timeoutMs },
+          agent: connections.agents,
         });
         if (status === 304) {
           markUnchanged(session, known, page.detailUrl);

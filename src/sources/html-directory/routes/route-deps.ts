@@ -4,6 +4,7 @@ import type { CrawlSettings } from "../../../crawl-run/settings";
 import type { Database } from "../../../db/prisma-client";
 import type { ExtractionPool } from "../extraction/extraction-pool";
 import type { RequestPacer } from "../request-pacer";
+import type { RunConnections } from "../run-connections";
 
 /** What the request handlers of one crawl run share. */
 export interface RouteDeps {
@@ -13,6 +14,8 @@ export interface RouteDeps {
   batcher: ServiceBatcher;
   extraction: ExtractionPool;
   pacer: RequestPacer;
+  /** The current run's keep-alive connections (closed between runs, see run-connections.ts). */
+  connections: RunConnections;
   /** Whether robots.txt lets us fetch a URL (always true when the crawl ignores robots.txt). */
   robotsAllow: (url: string) => Promise<boolean>;
 }
