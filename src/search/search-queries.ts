@@ -4,6 +4,12 @@ import { AS_TYPED, bestPartialQuery, type QueryReading, type WordClause } from "
 import type { TextIndex } from "./text-index";
 import { parseTsQuery, type TsQuery } from "./tsquery";
 
+/** q read by the fallback: the query to run instead (null: as typed) and how q was read. */
+interface Fallback {
+  query: TsQuery | null;
+  reading: QueryReading;
+}
+
 /** A search's answer with how its q was read (undefined without q). */
 export interface SearchAnswer<T> {
   answer: T;
@@ -13,10 +19,13 @@ export interface SearchAnswer<T> {
 /**
  * q → parsed tsquery, with Postgres as the language authority (text-search.ts). How a text reads
  * never changes (the configuration is fixed), so typed queries are remembered: an agent's repeated
- * or paged search costs no database round trip. Corrections depend on the vocabulary and are not.
+ * or paged search costs no database round trip. Corrections depend on the vocabulary, which
+ * changes only with the catalogue's shape, when a new text index is loaded: they are remembered
+ * per text index (an agent retrying a misspelt q pays Postgres's correction once per catalogue).
  */
 export class SearchQueries {
   private readonly typedQueries = new Map<string, TsQuery | null>();
+  private readonly fallbacks = new WeakMap<TextIndex, Map<string, Fallback>>();
 
   constructor(
     private readonly pool: ReadPool,
@@ -27,13 +36,32 @@ export class SearchQueries {
     const known = this.typedQueries.get(q);
     if (known !== undefined || this.typedQueries.has(q)) return known ?? null;
     const query = parseTsQuery(await typedQueryText(this.pool, q));
-    if (this.maxRemembered === 0) return query;
-    if (this.typedQueries.size >= this.maxRemembered) {
-      const oldest = this.typedQueries.keys().next().value;
-      if (oldest !== undefined) this.typedQueries.delete(oldest);
-    }
-    this.typedQueries.set(q, query);
+    this.remember(this.typedQueries, q, query);
     return query;
+  }
+
+  /** Keeps a value, the oldest going first beyond the limit (0: nothing is kept). */
+  private remember<T>(memory: Map<string, T>, q: string, value: T): void {
+    if (this.maxRemembered === 0) return;
+    if (memory.size >= this.maxRemembered) {
+      const oldest = memory.keys().next().value;
+      if (oldest !== undefined) memory.delete(oldest);
+    }
+    memory.set(q, value);
+  }
+
+  /** The fallback reading of q over `text`, remembered per text index (see the class comment). */
+  private async rememberedFallback(q: string, text: TextIndex): Promise<Fallback> {
+    let memory = this.fallbacks.get(text);
+    if (memory === undefined) {
+      memory = new Map();
+      this.fallbacks.set(text, memory);
+    }
+    const known = memory.get(q);
+    if (known !== undefined) return known;
+    const fallback = await this.fallback(q, text);
+    this.remember(memory, q, fallback);
+    return fallback;
   }
 
   /**
@@ -41,7 +69,7 @@ export class SearchQueries {
    * one clause (web-search operators are not kept), the best combination of clauses chosen on the
    * documents of `text` (see bestPartialQuery).
    */
-  async fallback(q: string, text: TextIndex): Promise<{ query: TsQuery | null; reading: QueryReading }> {
+  async fallback(q: string, text: TextIndex): Promise<Fallback> {
     const words = await readWords(this.pool, q);
     const readable = words.filter((w) => w.options.length > 0);
     const stemmed = await stemmedAlternatives(
@@ -81,7 +109,7 @@ export class SearchQueries {
     const typed = await this.typed(q);
     const answer = run(typed);
     if (answer.total > 0 || (typed !== null && text.matchesAny(typed))) return { answer, reading: AS_TYPED };
-    const { query, reading } = await this.fallback(q, text);
+    const { query, reading } = await this.rememberedFallback(q, text);
     return { answer: query === null ? answer : run(query), reading };
   }
 }
