@@ -1,17 +1,43 @@
+// How long the typo fallback's correction of misspelt words takes in Postgres (readWords) for a
+// generated catalogue of N services, with and without the vocabulary's length index (issue 21).
+// Standalone: `node --import tsx bench/typo-probe.ts [services]` (default 100000).
+import { refreshAllSearch } from "../src/catalogue/search-documents";
 import { readWords } from "../src/catalogue/text-search";
-import { startEmbeddedPostgres } from "../src/db/embedded-postgres";
 import { createReadPool } from "../src/db/read-pool";
-import { benchLogger } from "./support";
-const server = await startEmbeddedPostgres({ dataDir: "/tmp/kept-100000", preferredPort: 0, database: "catalogue", logger: benchLogger });
-const pool = createReadPool(server.url, 2, benchLogger);
-const { rows } = await pool.query("SELECT count(*) FROM search_terms");
-console.log("terms", rows[0]);
-if (process.argv[2] === "index") await pool.query("CREATE INDEX IF NOT EXISTS search_terms_length_idx ON search_terms (length(term), term)");
-if (process.argv[2] === "drop") await pool.query("DROP INDEX IF EXISTS search_terms_length_idx");
-await pool.query("ANALYZE search_terms");
-for (const q of ["wether forcast", "prce feed", "translatoin servise", "blokchain explorr"]) {
-  const t = performance.now();
-  for (let i = 0; i < 5; i++) await readWords(pool, q);
-  console.log(q, ((performance.now() - t) / 5).toFixed(1), "ms");
+import { generateCatalogue } from "./api-catalogue";
+import { benchDatabase, benchLogger, markdownTable } from "./support";
+
+const QUERIES = ["wether forcast", "prce feed", "translatoin servise", "blokchain explorr"];
+const ROUNDS = 5;
+
+const services = Number(process.argv[2] ?? 100_000);
+const database = await benchDatabase();
+const pool = createReadPool(database.url, 2, benchLogger);
+try {
+  await generateCatalogue(database.url, { services, endpointsPerService: 5, historyPerService: 0 });
+  await refreshAllSearch(database.db);
+  const { rows } = await pool.query<{ count: string }>("SELECT count(*) FROM search_terms");
+  const measure = async () => {
+    await pool.query("ANALYZE search_terms");
+    const times: string[] = [];
+    for (const q of QUERIES) {
+      const started = performance.now();
+      for (let i = 0; i < ROUNDS; i += 1) await readWords(pool, q);
+      times.push(((performance.now() - started) / ROUNDS).toFixed(1));
+    }
+    return times;
+  };
+  const withIndex = await measure();
+  await pool.query("DROP INDEX search_terms_length_idx");
+  const without = await measure();
+  console.log(`${services} services, ${rows[0]?.count} vocabulary words; mean ms of ${ROUNDS} corrections`);
+  console.log(
+    markdownTable(
+      ["q", "without the length index", "with it"],
+      QUERIES.map((q, i) => [q, without[i] ?? "", withIndex[i] ?? ""]),
+    ),
+  );
+} finally {
+  await pool.end();
+  await database.close();
 }
-await pool.end(); await server.stop();
