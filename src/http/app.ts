@@ -48,6 +48,8 @@ export interface AppDependencies {
    * a large catalogue): the product does; tests and the benchmark load on demand.
    */
   preloadIndex?: boolean;
+  /** Fires when the process shuts down: a catalogue load under way stops (it can take seconds). */
+  stopping?: AbortSignal;
   /**
    * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the search checks
    * at once instead of at its next periodic check, which stays the fallback.
@@ -77,6 +79,7 @@ export function createApp({
   indexRefreshMs = 0,
   rememberedQueries,
   preloadIndex = false,
+  stopping,
   catalogueChanges,
   accounts = new Accounts(pool, logger),
   trustProxy = false,
@@ -90,6 +93,7 @@ export function createApp({
     serialisers: catalogueSerialisers,
     refreshMs: indexRefreshMs,
     rememberedQueries,
+    stopping,
     onLoaded: () => responseCache?.clear(),
   });
   catalogueChanges?.subscribe(() => search.refreshNow());

@@ -74,6 +74,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       preloadIndex: true,
+      stopping: shutdown.signal,
       catalogueChanges,
       accounts,
       trustProxy: config.TRUST_PROXY,

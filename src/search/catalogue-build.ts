@@ -34,9 +34,11 @@ const BATCH = 1_000;
 async function readDocuments(
   client: pg.PoolClient,
   set: DocumentSet,
+  signal?: AbortSignal,
 ): Promise<{ lexicon: Map<string, number>; documents: Documents }> {
   const builder = new PostingsBuilder();
   for await (const rows of rowsInBatches<{ document: string | null }>(client, DOCUMENTS[set](), BATCH)) {
+    signal?.throwIfAborted();
     for (const row of rows) builder.add(row.document);
     await yieldToEventLoop();
   }
@@ -44,17 +46,22 @@ async function readDocuments(
 }
 
 /** The text index of a set's documents, built on this thread from `client`'s snapshot. */
-export async function buildTextIndexHere(client: pg.PoolClient, set: DocumentSet): Promise<TextIndex> {
-  const { lexicon, documents } = await readDocuments(client, set);
+export async function buildTextIndexHere(
+  client: pg.PoolClient,
+  set: DocumentSet,
+  signal?: AbortSignal,
+): Promise<TextIndex> {
+  const { lexicon, documents } = await readDocuments(client, set, signal);
   return new TextIndex(lexicon, documents);
 }
 
 /** The endpoints list and the entries' payable counts, built on this thread from `client`'s snapshot. */
 export async function buildEndpointsHere(
   client: pg.PoolClient,
+  signal?: AbortSignal,
 ): Promise<{ table: EndpointTable; payable: PayableCounts }> {
-  const { columns, payable } = await readEndpointColumns(client);
-  return { table: EndpointTable.of(columns, await buildTextIndexHere(client, "endpoints")), payable };
+  const { columns, payable } = await readEndpointColumns(client, signal);
+  return { table: EndpointTable.of(columns, await buildTextIndexHere(client, "endpoints", signal)), payable };
 }
 
 /** A text index as a worker sends it: the flat arrays and the packed lexicon. */
@@ -126,8 +133,12 @@ const WORKER_URL = import.meta.url.endsWith(".ts")
   ? new URL("./catalogue-build-worker-entry.mjs", import.meta.url)
   : new URL("./catalogue-build-worker.js", import.meta.url);
 
-function runOffThread(task: BuildTask): Promise<Exclude<BuildResult, { error: string }>> {
+function runOffThread(
+  task: BuildTask,
+  signal?: AbortSignal,
+): Promise<Exclude<BuildResult, { error: string }>> {
   return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
     // A small old generation: the worker's heap holds its lexicon and a batch of rows (the arrays
     // are outside it), so it collects early rather than growing the process while it reads.
     const worker = new Worker(WORKER_URL, {
@@ -142,6 +153,8 @@ function runOffThread(task: BuildTask): Promise<Exclude<BuildResult, { error: st
     worker.once("exit", (code) => {
       if (code !== 0) reject(new Error(`the ${task.build} worker exited with code ${code}`));
     });
+    // Shutting down: the worker ends now (its connection with it) rather than finishing the build.
+    signal?.addEventListener("abort", () => void worker.terminate(), { once: true });
   });
 }
 
@@ -149,8 +162,11 @@ const textIndexOf = ({ lexemes, documents }: BuiltText) =>
   new TextIndex(PackedLexicon.of(lexemes), withTermEnds(documents));
 
 /** The services' text index, built on a worker thread in the exported snapshot. */
-export async function buildServicesTextOffThread(task: Omit<BuildTask, "build">): Promise<TextIndex> {
-  const result = await runOffThread({ ...task, build: "services text" });
+export async function buildServicesTextOffThread(
+  task: Omit<BuildTask, "build">,
+  signal?: AbortSignal,
+): Promise<TextIndex> {
+  const result = await runOffThread({ ...task, build: "services text" }, signal);
   if (!("text" in result)) throw new Error("the worker built something else");
   return textIndexOf(result.text);
 }
@@ -158,8 +174,9 @@ export async function buildServicesTextOffThread(task: Omit<BuildTask, "build">)
 /** The endpoints list and the entries' payable counts, built on a worker thread in the exported snapshot. */
 export async function buildEndpointsOffThread(
   task: Omit<BuildTask, "build">,
+  signal?: AbortSignal,
 ): Promise<{ table: EndpointTable; payable: PayableCounts }> {
-  const result = await runOffThread({ ...task, build: "endpoints" });
+  const result = await runOffThread({ ...task, build: "endpoints" }, signal);
   if (!("endpoints" in result)) throw new Error("the worker built something else");
   const { columns, payable, text } = result.endpoints;
   return { table: EndpointTable.of(columns, textIndexOf(text)), payable };

@@ -89,6 +89,8 @@ export interface CatalogueSearchOptions {
   rememberedQueries?: number;
   /** Called after each newer catalogue is in place. */
   onLoaded?: () => void;
+  /** See CurrentCatalogueOptions.stopping. */
+  stopping?: AbortSignal;
 }
 
 /** The catalogue search over the in-memory catalogue, kept current from the database. */
@@ -97,8 +99,16 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
   private readonly queries: SearchQueries;
   private readonly items: CatalogueItems;
 
-  constructor({ pool, logger, serialisers, refreshMs, rememberedQueries, onLoaded }: CatalogueSearchOptions) {
-    this.catalogue = new CurrentCatalogue({ pool, logger, refreshMs, onLoaded });
+  constructor({
+    pool,
+    logger,
+    serialisers,
+    refreshMs,
+    rememberedQueries,
+    onLoaded,
+    stopping,
+  }: CatalogueSearchOptions) {
+    this.catalogue = new CurrentCatalogue({ pool, logger, refreshMs, onLoaded, stopping });
     this.queries = new SearchQueries(pool, rememberedQueries);
     this.items = new CatalogueItems(pool, serialisers);
   }

@@ -25,6 +25,11 @@ export interface CurrentCatalogueOptions {
   refreshMs: number;
   /** Called after each newer catalogue is in place (the response cache drops answers of the old one). */
   onLoaded?: () => void;
+  /**
+   * Fires when the process shuts down: a load under way stops at its next batch (and its worker
+   * threads end), so its connections go back to the pool, which shutdown then closes.
+   */
+  stopping?: AbortSignal;
 }
 
 /**
@@ -118,7 +123,7 @@ export class CurrentCatalogue {
     this.loading ??= (async () => {
       const started = performance.now();
       try {
-        const index = await loadCatalogue(this.options.pool);
+        const index = await loadCatalogue(this.options.pool, { signal: this.options.stopping });
         this.loaded = index;
         this.checkedAt = Date.now();
         this.options.onLoaded?.();

@@ -22,11 +22,13 @@ export interface PayableCounts {
 /** The endpoints list's columns, read through a cursor on `client` (in its transaction), and payable counts. */
 export async function readEndpointColumns(
   client: pg.PoolClient,
+  signal?: AbortSignal,
 ): Promise<{ columns: EndpointColumnData; payable: PayableCounts }> {
   const table = new EndpointTableBuilder();
   /** By entry id (endpoints carry their entry's id). */
   const payable = new Map<string, number>();
   for await (const rows of rowsInBatches<IndexedEndpointRow>(client, endpointIndexQuery(), BATCH)) {
+    signal?.throwIfAborted();
     for (const endpoint of await withVerdicts(client, rows)) {
       table.add(endpointFields(endpoint), endpoint.idPlace);
       if (endpoint.payability.payable)

@@ -99,13 +99,17 @@ const BATCH = 500;
  * The services list's entries with their facets (read in step, a batch at a time: see
  * FacetStreams); their payable endpoints are counted later (0 here).
  */
-async function readEntries(client: pg.PoolClient): Promise<{ entries: ServiceEntry[]; idPlace: Int32Array }> {
+async function readEntries(
+  client: pg.PoolClient,
+  signal: AbortSignal | undefined,
+): Promise<{ entries: ServiceEntry[]; idPlace: Int32Array }> {
   const facets = new FacetStreams((sql) => rowsInBatches(client, sql, BATCH));
   const entries: ServiceEntry[] = [];
   const idPlaces = new IntList();
   const strings = new Interned();
   try {
     for await (const rows of rowsInBatches<EntryRow>(client, allEntriesQuery(), BATCH)) {
+      signal?.throwIfAborted();
       const batchFacets = await facets.next(rows.map((row) => row.rowId));
       for (const { ranks, idPlace, ...record } of rows) {
         const entryFacets = batchFacets.get(record.rowId) ?? NO_FACETS;
@@ -152,6 +156,8 @@ export interface LoadOptions {
    * thread costs ~0.5 s to start, so small catalogues (tests, a first directory) build in place.
    */
   offThreadFrom?: number;
+  /** Stops the load at its next batch (the process is shutting down). */
+  signal?: AbortSignal;
 }
 
 const OFF_THREAD_FROM = 20_000;
@@ -184,15 +190,21 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
     const exported =
       (await client.query<{ id: string }>("SELECT pg_export_snapshot() AS id")).rows[0]?.id ?? "";
     const counts = await documentCounts(client);
+    const { signal } = options;
     const task = { connectionString: connectionStringOf(pool), exported };
     const endpointsBuilt =
-      counts.endpoints >= offThreadFrom ? buildEndpointsOffThread(task) : buildEndpointsHere(client);
-    const servicesText = counts.services >= offThreadFrom ? buildServicesTextOffThread(task) : null;
+      counts.endpoints >= offThreadFrom
+        ? buildEndpointsOffThread(task, signal)
+        : buildEndpointsHere(client, signal);
+    // Settled either way below; a rejection before then must not go unhandled.
+    endpointsBuilt.catch(() => undefined);
+    const servicesText = counts.services >= offThreadFrom ? buildServicesTextOffThread(task, signal) : null;
+    servicesText?.catch(() => undefined);
     const services = await readInOneSnapshot(
       pool,
       async (other) => {
-        const read = await readEntries(other);
-        return { ...read, text: await (servicesText ?? buildTextIndexHere(other, "services")) };
+        const read = await readEntries(other, signal);
+        return { ...read, text: await (servicesText ?? buildTextIndexHere(other, "services", signal)) };
       },
       exported,
     );

@@ -72,4 +72,16 @@ describe("loading the catalogue with its text indexes built on worker threads", 
     expect(expected[0]?.posts.length).toBeGreaterThan(0);
     expect(answers(offThread)).toEqual(expected);
   });
+
+  it("when the process stops during a load, then the load ends at once, on this thread and on the workers", async () => {
+    for (const offThreadFrom of [0, Number.POSITIVE_INFINITY]) {
+      const stopping = new AbortController();
+      const loading = loadCatalogue(pool, { offThreadFrom, signal: stopping.signal });
+      stopping.abort();
+      await expect(loading).rejects.toThrow();
+    }
+    // Every connection went back: a load after it works.
+    expect((await loadCatalogue(pool)).services.size).toBe(30);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
 });
