@@ -123,7 +123,10 @@ export class CurrentCatalogue {
     this.loading ??= (async () => {
       const started = performance.now();
       try {
-        const index = await loadCatalogue(this.options.pool, { signal: this.options.stopping });
+        const index = await loadCatalogue(this.options.pool, {
+          signal: this.options.stopping,
+          oneWorkerAtATime: this.loaded !== null,
+        });
         this.loaded = index;
         this.checkedAt = Date.now();
         this.options.onLoaded?.();

@@ -158,6 +158,12 @@ export interface LoadOptions {
   offThreadFrom?: number;
   /** Stops the load at its next batch (the process is shutting down). */
   signal?: AbortSignal;
+  /**
+   * Build on one worker thread at a time: for a reload, beside a catalogue that keeps answering,
+   * memory matters more than time (two workers' builds at once were the peak); a first load,
+   * with nothing to answer from, uses both at once.
+   */
+  oneWorkerAtATime?: boolean;
 }
 
 const OFF_THREAD_FROM = 20_000;
@@ -198,7 +204,13 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
         : buildEndpointsHere(client, signal);
     // Settled either way below; a rejection before then must not go unhandled.
     endpointsBuilt.catch(() => undefined);
-    const servicesText = counts.services >= offThreadFrom ? buildServicesTextOffThread(task, signal) : null;
+    const servicesTextOffThread = () => buildServicesTextOffThread(task, signal);
+    const servicesText =
+      counts.services < offThreadFrom
+        ? null
+        : options.oneWorkerAtATime === true
+          ? endpointsBuilt.then(servicesTextOffThread)
+          : servicesTextOffThread();
     servicesText?.catch(() => undefined);
     const services = await readInOneSnapshot(
       pool,

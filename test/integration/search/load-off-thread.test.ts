@@ -71,6 +71,8 @@ describe("loading the catalogue with its text indexes built on worker threads", 
     expect(expected[0]?.total).toBeGreaterThan(0);
     expect(expected[0]?.posts.length).toBeGreaterThan(0);
     expect(answers(offThread)).toEqual(expected);
+    const oneAtATime = await loadCatalogue(pool, { offThreadFrom: 0, oneWorkerAtATime: true });
+    expect(answers(oneAtATime)).toEqual(expected);
   });
 
   it("when the process stops during a load, then the load ends at once, on this thread and on the workers", async () => {
