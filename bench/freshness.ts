@@ -26,6 +26,7 @@ import {
   benchLogger,
   freePort,
   markdownTable,
+  replicaEnvironment,
   sleep,
   startHelperProcess,
 } from "./support";
@@ -45,17 +46,10 @@ class ApiProcess {
   static async start(databaseUrl: string): Promise<ApiProcess> {
     const port = await freePort();
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        SOURCES: "none",
-        PROBE_ENABLED: "false",
-        LOG_LEVEL: "info",
+      env: replicaEnvironment(databaseUrl, port, {
         // The benchmark polls the search every 20 ms as one anonymous client.
         RATE_LIMIT_ANONYMOUS_PER_MINUTE: "1000000",
-      },
+      }),
       stdio: ["ignore", "pipe", "inherit"],
     });
     const api = new ApiProcess(child, `http://127.0.0.1:${port}`);

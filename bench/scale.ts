@@ -27,7 +27,15 @@ import { meanMatches, scenarios } from "./api";
 import { generateCatalogue } from "./api-catalogue";
 import { load } from "./api-load";
 import { processCpuSeconds } from "./process-cpu";
-import { type BenchDatabase, benchDatabase, benchLogger, freePort, markdownTable, sleep } from "./support";
+import {
+  type BenchDatabase,
+  benchDatabase,
+  benchLogger,
+  freePort,
+  markdownTable,
+  replicaEnvironment,
+  sleep,
+} from "./support";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -113,23 +121,16 @@ class Replica {
       [`--max-old-space-size=${HEAP_LIMIT_MB}`, "--import", "./bench/scale-monitor.mjs", "dist/main.js"],
       {
         cwd: root,
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          SOURCES: "none",
-          PROBE_ENABLED: "false",
+        env: replicaEnvironment(databaseUrl, port, {
           WEBHOOK_DELIVERY_ENABLED: "false",
           // Every answer computed: the p99 is the search's, not the response cache's.
           API_CACHE_TTL_SECONDS: "0",
           // The benchmark is one anonymous client sending hundreds of requests a second.
           RATE_LIMIT_ANONYMOUS_PER_MINUTE: "100000000",
-          LOG_LEVEL: "info",
           // The Dockerfile's malloc settings (see there).
           MALLOC_ARENA_MAX: "2",
           MALLOC_MMAP_THRESHOLD_: "131072",
-        },
+        }),
         stdio: ["ignore", "pipe", "pipe", "pipe"],
       },
     );

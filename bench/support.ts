@@ -114,3 +114,24 @@ export async function peakMemoryGrowthMb<T>(
     clearInterval(timer);
   }
 }
+
+/**
+ * The environment of an API process a benchmark starts against `databaseUrl`: a pure replica
+ * (no crawls, no probes), logging at info (benchmarks read its log lines), with `extra` on top.
+ */
+export function replicaEnvironment(
+  databaseUrl: string,
+  port: number,
+  extra: Record<string, string>,
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    SOURCES: "none",
+    PROBE_ENABLED: "false",
+    LOG_LEVEL: "info",
+    ...extra,
+  };
+}

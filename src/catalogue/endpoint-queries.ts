@@ -102,6 +102,11 @@ export function endpointIndexQuery(): Prisma.Sql {
       ORDER BY ${DEFAULT_ENDPOINT_ORDER}`;
 }
 
+/** How many rows endpointIndexQuery reads. */
+export function listedEndpointCountQuery(): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS count FROM ${LISTED_ENDPOINTS} WHERE ${IS_LISTED}`;
+}
+
 /** The endpoint_search documents (tsvector text; null until built) of endpointIndexQuery's rows, in its order. */
 export function endpointDocumentsQuery(): Prisma.Sql {
   return Prisma.sql`

@@ -169,6 +169,11 @@ export function allEntriesQuery(): Prisma.Sql {
       ORDER BY ${ENTRY_ORDER}`;
 }
 
+/** How many rows allEntriesQuery reads. */
+export function entryCountQuery(): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS count FROM services s WHERE ${isEntryPrimary("s")}`;
+}
+
 /** The service_search documents (tsvector text; null until built) of allEntriesQuery's rows, in its order. */
 export function entryDocumentsQuery(): Prisma.Sql {
   return Prisma.sql`

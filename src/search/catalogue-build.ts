@@ -5,7 +5,7 @@ import { endpointDocumentsQuery } from "../catalogue/endpoint-queries";
 import { entryDocumentsQuery } from "../catalogue/service-queries";
 import { rowsInBatches } from "../db/cursor";
 import { type PayableCounts, readEndpointColumns } from "./endpoint-load";
-import { type EndpointColumnData, EndpointTable } from "./endpoint-table";
+import { columnBuffers, type EndpointColumnData, EndpointTable } from "./endpoint-table";
 import { PackedLexicon } from "./lexicon";
 import { TextIndex } from "./text-index";
 import { type Documents, type FlatDocuments, PostingsBuilder, withTermEnds } from "./text-postings";
@@ -110,21 +110,9 @@ export async function runBuildTask(
   }
   const { columns, payable } = await readEndpointColumns(client);
   const [text, buffers] = await textOf("endpoints");
-  const columnArrays = [
-    columns.idPlace,
-    columns.method,
-    columns.category,
-    columns.networkStarts,
-    columns.networkCodes,
-    columns.priceStarts,
-    columns.priceCodes,
-    columns.flags,
-    columns.lastVerifiedAt,
-    payable.counts,
-  ];
   return [
     { endpoints: { columns, payable, text } },
-    [...buffers, ...columnArrays.map((array) => array.buffer as ArrayBuffer)],
+    [...buffers, ...columnBuffers(columns), payable.counts.buffer as ArrayBuffer],
   ];
 }
 

@@ -3,16 +3,14 @@ import type pg from "pg";
 import { endpointIndexQuery, type IndexedEndpointRow, withVerdicts } from "../catalogue/endpoint-queries";
 import { rowsInBatches } from "../db/cursor";
 import { type EndpointColumnData, EndpointTableBuilder, endpointFields } from "./endpoint-table";
-
-/** An uuid's text: entry ids are packed at this width. */
-export const ENTRY_ID_WIDTH = 36;
+import { packIds } from "./id-lookup";
 
 /** Rows read per step, with the event loop free between steps. */
 const BATCH = 500;
 
 /**
- * How many payable endpoints each catalogue entry has: entry ids (uuids, packed 36 characters
- * each) in ascending order, and their counts. Plain data, so a worker thread can hand it over.
+ * How many payable endpoints each catalogue entry has: entry ids (uuids, packed: see
+ * packedIdAt) in ascending order, and their counts. Plain data, so a worker thread can hand it over.
  */
 export interface PayableCounts {
   ids: string;
@@ -37,9 +35,8 @@ export async function readEndpointColumns(
     await yieldToEventLoop();
   }
   const ids = [...payable.keys()].sort();
-  if (ids.some((id) => id.length !== ENTRY_ID_WIDTH)) throw new Error("an entry id that is not an uuid");
   return {
     columns: table.data(),
-    payable: { ids: ids.join(""), counts: Int32Array.from(ids, (id) => payable.get(id) ?? 0) },
+    payable: { ids: packIds(ids), counts: Int32Array.from(ids, (id) => payable.get(id) ?? 0) },
   };
 }

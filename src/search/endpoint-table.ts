@@ -6,7 +6,7 @@ import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { AmountCodes } from "./amount-codes";
 import { amountOf } from "./amounts";
 import type { EndpointFilters } from "./filters";
-import { IdLookup } from "./id-lookup";
+import { IdLookup, packedIdAt, packIds } from "./id-lookup";
 import { IntList } from "./int-list";
 import { orderByRanks, pageByKeys } from "./page-order";
 import { acceptAll, type TextIndex } from "./text-index";
@@ -121,15 +121,12 @@ class ListColumn {
   }
 }
 
-/** An uuid's text: endpoint ids are kept packed at this width, one string for them all. */
-const ID_WIDTH = 36;
-
 /**
  * The table's columns as plain data: typed arrays (each on a buffer of its own) and strings, so
  * a worker thread can build them and move them to the thread that answers requests.
  */
 export interface EndpointColumnData {
-  /** Every endpoint's id (an uuid), packed: entry i's is ids.slice(36 i, 36 i + 36). */
+  /** Every endpoint's id (an uuid), packed (see packedIdAt). */
   ids: string;
   idPlace: Int32Array;
   method: Int32Array;
@@ -166,7 +163,6 @@ export class EndpointTableBuilder {
 
   /** Adds the next endpoint; `idPlace` is its place in id order (the tie-break of equal ranks). */
   add(fields: EndpointFields, idPlace: number): void {
-    if (fields.id.length !== ID_WIDTH) throw new Error(`an endpoint id that is not an uuid: ${fields.id}`);
     this.ids.push(fields.id);
     this.idPlaces.push(idPlace);
     this.methodCodes.push(this.methods.code(fields.method));
@@ -188,7 +184,7 @@ export class EndpointTableBuilder {
     this.networkStarts.push(this.networkCodes.length);
     this.priceStarts.push(this.priceCodes.length);
     return {
-      ids: this.ids.join(""),
+      ids: packIds(this.ids),
       idPlace: this.idPlaces.done(),
       method: this.methodCodes.done(),
       category: this.categoryCodes.done(),
@@ -206,30 +202,11 @@ export class EndpointTableBuilder {
   }
 }
 
-/** The buffers of the data's arrays, to move them to another thread. */
+/** The buffers of the data's arrays (each its own), to move them to another thread. */
 export function columnBuffers(data: EndpointColumnData): ArrayBuffer[] {
-  const {
-    idPlace,
-    method,
-    category,
-    networkStarts,
-    networkCodes,
-    priceStarts,
-    priceCodes,
-    flags,
-    lastVerifiedAt,
-  } = data;
-  return [
-    idPlace,
-    method,
-    category,
-    networkStarts,
-    networkCodes,
-    priceStarts,
-    priceCodes,
-    flags,
-    lastVerifiedAt,
-  ].map((array) => array.buffer as ArrayBuffer);
+  return Object.values(data)
+    .filter((value): value is ArrayBufferView => ArrayBuffer.isView(value))
+    .map((array) => array.buffer as ArrayBuffer);
 }
 
 const DRIFT = 1;
@@ -309,7 +286,7 @@ export class EndpointTable {
 
   id(i: number): string {
     if (i < 0 || i >= this.size) throw new Error(`no endpoint entry ${i}`);
-    return this.columns.ids.slice(i * ID_WIDTH, (i + 1) * ID_WIDTH);
+    return packedIdAt(this.columns.ids, i);
   }
 
   isPayable(i: number): boolean {

@@ -1,3 +1,5 @@
+import { bisect } from "./sorted-lists";
+
 /**
  * Finds an entry by id without a map of every id (a Map of half a million endpoint ids is ~40 MB,
  * and building it held the event loop): a binary search over the entries in id order. Ids are
@@ -15,17 +17,8 @@ export class IdLookup {
   /** The index of the entry with this id. */
   find(id: string): number | undefined {
     const byId = this.order();
-    let low = 0;
-    let high = byId.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const i = byId[middle] as number;
-      const other = this.idOf(i);
-      if (other === id) return i;
-      if (other < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
+    const k = bisect(byId.length, (at) => this.idOf(byId[at] as number), id);
+    return k < 0 ? undefined : byId[k];
   }
 
   private order(): Int32Array {
@@ -35,4 +28,18 @@ export class IdLookup {
     }
     return this.byId;
   }
+}
+
+/** The length of an uuid's text: ids of a table are packed at this width, one string for them all. */
+export const UUID_LENGTH = 36;
+
+/** Id k of ids packed at UUID_LENGTH (see UUID_LENGTH). */
+export function packedIdAt(ids: string, k: number): string {
+  return ids.slice(k * UUID_LENGTH, (k + 1) * UUID_LENGTH);
+}
+
+/** Ids packed at UUID_LENGTH; an id of another length (not an uuid) is refused. */
+export function packIds(ids: readonly string[]): string {
+  for (const id of ids) if (id.length !== UUID_LENGTH) throw new Error(`an id that is not an uuid: ${id}`);
+  return ids.join("");
 }

@@ -1,3 +1,5 @@
+import { bisect } from "./sorted-lists";
+
 /** A text index's lexemes: each one's id. A Map when built in place; packed when moved from a worker. */
 export interface Lexicon {
   get(lexeme: string): number | undefined;
@@ -45,15 +47,11 @@ export class PackedLexicon implements Lexicon {
   }
 
   get(lexeme: string): number | undefined {
-    let low = 0;
-    let high = this.ids.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const other = this.text.slice(this.starts[middle], (this.starts[middle + 1] as number) - 1);
-      if (other === lexeme) return this.ids[middle];
-      if (other < lexeme) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
+    const k = bisect(
+      this.ids.length,
+      (at) => this.text.slice(this.starts[at], (this.starts[at + 1] as number) - 1),
+      lexeme,
+    );
+    return k < 0 ? undefined : this.ids[k];
   }
 }

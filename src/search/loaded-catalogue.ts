@@ -1,18 +1,18 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type pg from "pg";
 import { currentSnapshot } from "../catalogue/catalogue-changes";
-import { type EndpointHit, endpointDocumentsQuery } from "../catalogue/endpoint-queries";
+import { type EndpointHit, listedEndpointCountQuery } from "../catalogue/endpoint-queries";
 import { type EntryFacets, FacetStreams, NO_FACETS } from "../catalogue/entry-facets";
 import {
   allEntriesQuery,
   type EntryFields,
   type EntryRow,
-  entryDocumentsQuery,
+  entryCountQuery,
   type ServiceRecord,
   sortRanksOf,
 } from "../catalogue/service-queries";
 import { rowsInBatches } from "../db/cursor";
-import type { ReadPool } from "../db/read-pool";
+import { queryRows, type ReadPool } from "../db/read-pool";
 import { readInOneSnapshot } from "../db/read-snapshot";
 import type { Prisma } from "../generated/prisma/client";
 import { amountOf } from "./amounts";
@@ -23,12 +23,14 @@ import {
   buildTextIndexHere,
   type DocumentSet,
 } from "./catalogue-build";
-import { ENTRY_ID_WIDTH, type PayableCounts } from "./endpoint-load";
-import { type EndpointTable, EndpointTableBuilder, endpointFields } from "./endpoint-table";
+import type { PayableCounts } from "./endpoint-load";
+import type { EndpointTable } from "./endpoint-table";
+import { packedIdAt } from "./id-lookup";
 import { IntList } from "./int-list";
 import { Interned } from "./interned";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
+import { bisect } from "./sorted-lists";
 
 /**
  * The catalogue as the list and search endpoints read it, held in memory: loaded in one
@@ -129,23 +131,11 @@ async function readEntries(
  * in slices with the event loop free in between.
  */
 async function countPayable(entries: ServiceEntry[], { ids, counts }: PayableCounts): Promise<void> {
-  const idAt = (k: number) => ids.slice(k * ENTRY_ID_WIDTH, (k + 1) * ENTRY_ID_WIDTH);
   for (let i = 0; i < entries.length; i += 1) {
     if (i % 10_000 === 9_999) await yieldToEventLoop();
     const entry = entries[i] as ServiceEntry;
-    let low = 0;
-    let high = counts.length - 1;
-    entry.payableEndpoints = 0;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const id = idAt(middle);
-      if (id === entry.id) {
-        entry.payableEndpoints = counts[middle] ?? 0;
-        break;
-      }
-      if (id < entry.id) low = middle + 1;
-      else high = middle - 1;
-    }
+    const k = bisect(counts.length, (at) => packedIdAt(ids, at), entry.id);
+    entry.payableEndpoints = k < 0 ? 0 : (counts[k] as number);
   }
 }
 
@@ -168,16 +158,11 @@ export interface LoadOptions {
 
 const OFF_THREAD_FROM = 20_000;
 
-/** How many documents each text index will hold, counted in the load's snapshot. */
+/** How many documents each text index will hold (its table's rows), counted in the load's snapshot. */
 async function documentCounts(client: pg.PoolClient): Promise<Record<DocumentSet, number>> {
-  const count = async (query: Prisma.Sql) => {
-    const { rows } = await client.query<{ count: string }>({
-      text: `SELECT count(*) FROM (${query.text}) documents`,
-      values: query.values,
-    });
-    return Number(rows[0]?.count ?? 0);
-  };
-  return { services: await count(entryDocumentsQuery()), endpoints: await count(endpointDocumentsQuery()) };
+  const count = async (query: Prisma.Sql) =>
+    (await queryRows<{ count: number }>(client, query))[0]?.count ?? 0;
+  return { services: await count(entryCountQuery()), endpoints: await count(listedEndpointCountQuery()) };
 }
 
 /**

@@ -36,3 +36,17 @@ export function bitset(list: ArrayLike<number>, size: number): Int32Array {
 export function hasBit(bits: Int32Array, i: number): boolean {
   return ((bits[i >> 5] as number) & (1 << (i & 31))) !== 0;
 }
+
+/** The index k (0 … count - 1) whose key is `wanted`, the keys ascending in string order; -1 when none. */
+export function bisect(count: number, key: (k: number) => string, wanted: string): number {
+  let low = 0;
+  let high = count - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const found = key(middle);
+    if (found === wanted) return middle;
+    if (found < wanted) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}

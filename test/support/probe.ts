@@ -1,12 +1,11 @@
 import type { Database } from "../../src/db/prisma-client";
-import type { PaymentOption } from "../../src/payments";
 import type { ProbeDeps, ProbeResult } from "../../src/probe/probe-endpoint";
 import { HostRateLimiter } from "../../src/probe/rate-limit";
 import { type HostResolver, systemResolver } from "../../src/probe/resolve-target";
 import type { ProbeSettings } from "../../src/probe/settings";
 import { AddressPolicy } from "../../src/probe/ssrf-guard";
 import { handleProbeJob, type ProbeWorkerDeps } from "../../src/probe/worker";
-import { BASE_USDC, PAY_TO_EVM } from "../unit/payments/fixtures";
+import { probeOption } from "../unit/payments/fixtures";
 import { testLogger } from "./logger";
 
 export const TEST_USER_AGENT = "x402-catalogue-test/1.0 (probe)";
@@ -67,25 +66,6 @@ export async function probeNow(db: Database, endpointIds: string[]): Promise<voi
   for (const endpointId of endpointIds) {
     await handleProbeJob(deps, { endpointId, enqueuedAt: new Date().toISOString() });
   }
-}
-
-/** A payment option as a probe reads it from a challenge: USDC on Base, a cent. */
-export function probeOption(overrides: Partial<PaymentOption> = {}): PaymentOption {
-  return {
-    scheme: "exact",
-    network: "eip155:8453",
-    network_name: "base",
-    asset: BASE_USDC,
-    asset_symbol: "USDC",
-    amount_atomic: "10000",
-    price_usdc: "0.01",
-    pay_to: PAY_TO_EVM,
-    max_timeout_seconds: 60,
-    warnings: [],
-    payable: true,
-    unpayable_reasons: [],
-    ...overrides,
-  };
 }
 
 /** A probe that got a valid challenge with one option (probeOption). */

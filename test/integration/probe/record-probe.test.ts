@@ -5,10 +5,10 @@ import type { ProbeResult } from "../../../src/probe/probe-endpoint";
 import { handleProbeJob } from "../../../src/probe/worker";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { probeOption as option, probeResult as result, testWorkerDeps } from "../../support/probe";
+import { probeResult as result, testWorkerDeps } from "../../support/probe";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
-import { BASE_USDC, PAY_TO_EVM, POLYGON_USDC } from "../../unit/payments/fixtures";
+import { BASE_USDC, probeOption as option, PAY_TO_EVM, POLYGON_USDC } from "../../unit/payments/fixtures";
 
 const OTHER_PAYEE = "0x1111111111111111111111111111111111111111";
 

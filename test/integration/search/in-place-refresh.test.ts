@@ -9,7 +9,8 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { endpointItems, serviceItems } from "../../support/loaded-catalogue";
 import { testLogger } from "../../support/logger";
 import { seedPaymentOptions } from "../../support/payments";
-import { probeOption, probeResult } from "../../support/probe";
+import { probeResult } from "../../support/probe";
+import { probeOption } from "../../unit/payments/fixtures";
 
 let pool: ReadPool;
 

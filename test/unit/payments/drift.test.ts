@@ -1,25 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { drift } from "../../../src/payments/drift";
-import type { PaymentOption } from "../../../src/payments/types";
-import { BASE_USDC, PAY_TO_EVM, SOLANA_MAINNET, SOLANA_USDC } from "./fixtures";
-
-function option(overrides: Partial<PaymentOption> = {}): PaymentOption {
-  return {
-    scheme: "exact",
-    network: "eip155:8453",
-    network_name: "base",
-    asset: BASE_USDC,
-    asset_symbol: "USDC",
-    amount_atomic: "10000",
-    price_usdc: "0.01",
-    pay_to: PAY_TO_EVM,
-    max_timeout_seconds: 60,
-    warnings: [],
-    payable: true,
-    unpayable_reasons: [],
-    ...overrides,
-  };
-}
+import { BASE_USDC, probeOption as option, PAY_TO_EVM, SOLANA_MAINNET, SOLANA_USDC } from "./fixtures";
 
 const solana = option({
   network: SOLANA_MAINNET,

@@ -1,3 +1,5 @@
+import type { PaymentOption } from "../../../src/payments/types";
+
 /**
  * "accepts" entries shaped like real x402 402 answers (field names from @x402/core's schemas).
  * Addresses of the payees are made up; token contracts are the real USDC deployments.
@@ -51,6 +53,25 @@ export function v2SolanaEntry(overrides: Record<string, unknown> = {}): Record<s
     payTo: PAY_TO_SOLANA,
     maxTimeoutSeconds: 60,
     extra: { feePayer: "2wKupLR9q6wXYppw8Gr2NvWxKBUqm4PPJKkQfoxHDBg4" },
+    ...overrides,
+  };
+}
+
+/** A payment option as a probe reads it from a challenge: USDC on Base, a cent. */
+export function probeOption(overrides: Partial<PaymentOption> = {}): PaymentOption {
+  return {
+    scheme: "exact",
+    network: "eip155:8453",
+    network_name: "base",
+    asset: BASE_USDC,
+    asset_symbol: "USDC",
+    amount_atomic: "10000",
+    price_usdc: "0.01",
+    pay_to: PAY_TO_EVM,
+    max_timeout_seconds: 60,
+    warnings: [],
+    payable: true,
+    unpayable_reasons: [],
     ...overrides,
   };
 }
