@@ -207,18 +207,19 @@ async function launch(
   }
 }
 
+function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 /** Fast shutdown (running transactions roll back), then an immediate one if it lingers. */
 async function stopServer(server: ServerProcess): Promise<void> {
-  const signalServer = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(server.pid, signal);
-    } catch {
-      // already gone
-    }
-  };
-  signalServer("SIGINT");
+  signalIfAlive(server.pid, "SIGINT");
   for (let waited = 0; processAlive(server.pid); waited += 50) {
-    if (waited === STOP_TIMEOUT_MS) signalServer("SIGQUIT");
+    if (waited === STOP_TIMEOUT_MS) signalIfAlive(server.pid, "SIGQUIT");
     await sleep(50);
   }
 }
@@ -273,8 +274,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   let leaving = false;
   // Last resort when the process exits without a clean stop: a server nobody uses would hold
   // the data directory until the next start joins it.
+  // The server may already be gone (stopped underneath us): an 'exit' handler that throws would
+  // end the process on an "uncaught error" line instead of its exit code.
   const leaveOnExit = () => {
-    if (!leaving && !users.leaveSync()) process.kill(server.pid, "SIGINT");
+    if (!leaving && !users.leaveSync()) signalIfAlive(server.pid, "SIGINT");
   };
   process.once("exit", leaveOnExit);
   return {
