@@ -89,23 +89,36 @@ let cursorsDeclared = 0;
 /**
  * The rows of a query in batches through a cursor on `client`, inside the transaction the caller
  * holds: several queries then read one snapshot (REPEATABLE READ), and however many rows there
- * are, only a batch is in memory at a time. Other queries may run on the client between batches.
+ * are, only a batch is in memory at a time. Other queries may run on the client between batches,
+ * unless `readAhead` is set: then the next batch is asked for before this one is handed over
+ * (Postgres produces it meanwhile, as in cursorBatches), and the client must run nothing else
+ * until the last batch (node-postgres would queue it, a use it deprecates).
  */
 export async function* rowsInBatches<Row extends pg.QueryResultRow>(
   client: pg.PoolClient,
   query: Prisma.Sql,
   batchSize: number,
+  { readAhead = false }: { readAhead?: boolean } = {},
 ): AsyncGenerator<Row[], void, undefined> {
   cursorsDeclared += 1;
   const name = `rows_${cursorsDeclared}`;
   // Every row is read: plan for the whole result (see cursorBatches).
   await client.query("SET LOCAL cursor_tuple_fraction = 1");
   await client.query({ text: `DECLARE ${name} NO SCROLL CURSOR FOR ${query.text}`, values: query.values });
+  const fetchNext = () => client.query<Row>(`FETCH FORWARD ${batchSize} FROM ${name}`);
+  let next: Promise<pg.QueryResult<Row>> | null = null;
   try {
     for (;;) {
-      const { rows } = await client.query<Row>(`FETCH FORWARD ${batchSize} FROM ${name}`);
+      const { rows } = await (next ?? fetchNext());
+      next = null;
+      const more = rows.length === batchSize;
+      if (more && readAhead) {
+        next = fetchNext();
+        // Not awaited if the consumer stops early; the CLOSE below waits for it.
+        next.catch(() => undefined);
+      }
       if (rows.length > 0) yield rows;
-      if (rows.length < batchSize) return;
+      if (!more) return;
     }
   } finally {
     await client.query(`CLOSE ${name}`).catch(() => undefined);

@@ -37,7 +37,10 @@ async function readDocuments(
   signal?: AbortSignal,
 ): Promise<{ lexicon: Map<string, number>; documents: Documents }> {
   const builder = new PostingsBuilder();
-  for await (const rows of rowsInBatches<{ document: string | null }>(client, DOCUMENTS[set](), BATCH)) {
+  const batches = rowsInBatches<{ document: string | null }>(client, DOCUMENTS[set](), BATCH, {
+    readAhead: true,
+  });
+  for await (const rows of batches) {
     signal?.throwIfAborted();
     for (const row of rows) builder.add(row.document);
     await yieldToEventLoop();
@@ -112,7 +115,12 @@ export async function runBuildTask(
   const [text, buffers] = await textOf("endpoints");
   return [
     { endpoints: { columns, payable, text } },
-    [...buffers, ...columnBuffers(columns), payable.counts.buffer as ArrayBuffer],
+    [
+      ...buffers,
+      ...columnBuffers(columns),
+      payable.ids.buffer as ArrayBuffer,
+      payable.counts.buffer as ArrayBuffer,
+    ],
   ];
 }
 

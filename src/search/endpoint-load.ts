@@ -3,17 +3,17 @@ import type pg from "pg";
 import { endpointIndexQuery, type IndexedEndpointRow, withVerdicts } from "../catalogue/endpoint-queries";
 import { rowsInBatches } from "../db/cursor";
 import { type EndpointColumnData, EndpointTableBuilder, endpointFields } from "./endpoint-table";
-import { packIds } from "./id-lookup";
+import { type PackedIds, packIds } from "./id-lookup";
 
 /** Rows read per step, with the event loop free between steps. */
 const BATCH = 500;
 
 /**
- * How many payable endpoints each catalogue entry has: entry ids (uuids, packed: see
- * packedIdAt) in ascending order, and their counts. Plain data, so a worker thread can hand it over.
+ * How many payable endpoints each catalogue entry has: entry ids (packed) in ascending order,
+ * and their counts. Typed arrays, so a worker thread can hand them over.
  */
 export interface PayableCounts {
-  ids: string;
+  ids: PackedIds;
   counts: Int32Array;
 }
 

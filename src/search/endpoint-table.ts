@@ -6,7 +6,7 @@ import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { AmountCodes } from "./amount-codes";
 import { amountOf } from "./amounts";
 import type { EndpointFilters } from "./filters";
-import { IdLookup, packedIdAt, packIds } from "./id-lookup";
+import { IdLookup, type PackedIds, packedIdAt, packIds } from "./id-lookup";
 import { IntList } from "./int-list";
 import { orderByRanks, pageByKeys } from "./page-order";
 import { acceptAll, type TextIndex } from "./text-index";
@@ -126,8 +126,8 @@ class ListColumn {
  * a worker thread can build them and move them to the thread that answers requests.
  */
 export interface EndpointColumnData {
-  /** Every endpoint's id (an uuid), packed (see packedIdAt). */
-  ids: string;
+  /** Every endpoint's id (an uuid), packed. */
+  ids: PackedIds;
   idPlace: Int32Array;
   method: Int32Array;
   category: Int32Array;
@@ -215,8 +215,7 @@ const flagsOf = ({ drift, payable }: Pick<EndpointFields, "drift" | "payable">) 
   (drift ? DRIFT : 0) | (payable ? PAYABLE : 0);
 
 interface EndpointColumns {
-  /** Packed (see EndpointColumnData.ids). */
-  ids: string;
+  ids: PackedIds;
   /** Each entry's place in id order: the tie-break of equal ranks. */
   idPlace: Int32Array;
   method: Int32Array;

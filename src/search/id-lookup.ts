@@ -30,16 +30,28 @@ export class IdLookup {
   }
 }
 
-/** The length of an uuid's text: ids of a table are packed at this width, one string for them all. */
+/** The length of an uuid's text: ids of a table are packed at this width, in one array for them all. */
 export const UUID_LENGTH = 36;
 
-/** Id k of ids packed at UUID_LENGTH (see UUID_LENGTH). */
-export function packedIdAt(ids: string, k: number): string {
-  return ids.slice(k * UUID_LENGTH, (k + 1) * UUID_LENGTH);
+/**
+ * Uuids packed as their ASCII text, UUID_LENGTH bytes each: one array for half a million ids
+ * rather than as many strings, and moved from a worker thread rather than copied (copying a
+ * string of 17 MB held the receiving thread for tens of ms).
+ */
+export type PackedIds = Uint8Array;
+
+/** Id k of packed ids. */
+export function packedIdAt(ids: PackedIds, k: number): string {
+  // A Buffer view (no copy) decodes natively: 4 times faster than String.fromCharCode.
+  return Buffer.from(ids.buffer, ids.byteOffset + k * UUID_LENGTH, UUID_LENGTH).toString("latin1");
 }
 
-/** Ids packed at UUID_LENGTH; an id of another length (not an uuid) is refused. */
-export function packIds(ids: readonly string[]): string {
-  for (const id of ids) if (id.length !== UUID_LENGTH) throw new Error(`an id that is not an uuid: ${id}`);
-  return ids.join("");
+/** Packs ids; an id that is not an uuid's text is refused. */
+export function packIds(ids: readonly string[]): PackedIds {
+  const packed = new Uint8Array(ids.length * UUID_LENGTH);
+  ids.forEach((id, k) => {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new Error(`an id that is not an uuid: ${id}`);
+    for (let c = 0; c < UUID_LENGTH; c += 1) packed[k * UUID_LENGTH + c] = id.charCodeAt(c);
+  });
+  return packed;
 }

@@ -28,9 +28,9 @@ import type { EndpointTable } from "./endpoint-table";
 import { packedIdAt } from "./id-lookup";
 import { IntList } from "./int-list";
 import { Interned } from "./interned";
+import { ServiceColumnsBuilder } from "./service-columns";
 import type { ServiceEntry } from "./service-entry";
 import { ServiceTable } from "./service-table";
-import { bisect } from "./sorted-lists";
 
 /**
  * The catalogue as the list and search endpoints read it, held in memory: loaded in one
@@ -99,14 +99,15 @@ const BATCH = 500;
 
 /**
  * The services list's entries with their facets (read in step, a batch at a time: see
- * FacetStreams); their payable endpoints are counted later (0 here).
+ * FacetStreams) and their columns; their payable endpoints are counted later (0 here).
  */
 async function readEntries(
   client: pg.PoolClient,
   signal: AbortSignal | undefined,
-): Promise<{ entries: ServiceEntry[]; idPlace: Int32Array }> {
+): Promise<{ entries: ServiceEntry[]; columns: ServiceColumnsBuilder; idPlace: Int32Array }> {
   const facets = new FacetStreams((sql) => rowsInBatches(client, sql, BATCH));
   const entries: ServiceEntry[] = [];
+  const columns = new ServiceColumnsBuilder();
   const idPlaces = new IntList();
   const strings = new Interned();
   try {
@@ -115,7 +116,9 @@ async function readEntries(
       const batchFacets = await facets.next(rows.map((row) => row.rowId));
       for (const { ranks, idPlace, ...record } of rows) {
         const entryFacets = batchFacets.get(record.rowId) ?? NO_FACETS;
-        entries.push(serviceEntry(record, sortRanksOf(ranks), entryFacets, 0, strings));
+        const entry = serviceEntry(record, sortRanksOf(ranks), entryFacets, 0, strings);
+        entries.push(entry);
+        columns.add(entry);
         idPlaces.push(idPlace);
       }
       await yieldToEventLoop();
@@ -123,19 +126,26 @@ async function readEntries(
   } finally {
     await facets.close();
   }
-  return { entries, idPlace: idPlaces.done() };
+  return { entries, columns, idPlace: idPlaces.done() };
 }
 
 /**
- * Sets each entry's payable endpoint count, found by bisection in the counts (ascending by id),
- * in slices with the event loop free in between.
+ * Sets each entry's payable endpoint count: the entries in id order (their idPlace) walked beside
+ * the counts (ascending by id, as uuids' text orders), in slices with the event loop free in between.
  */
-async function countPayable(entries: ServiceEntry[], { ids, counts }: PayableCounts): Promise<void> {
-  for (let i = 0; i < entries.length; i += 1) {
-    if (i % 10_000 === 9_999) await yieldToEventLoop();
-    const entry = entries[i] as ServiceEntry;
-    const k = bisect(counts.length, (at) => packedIdAt(ids, at), entry.id);
-    entry.payableEndpoints = k < 0 ? 0 : (counts[k] as number);
+async function countPayable(
+  entries: ServiceEntry[],
+  idPlace: Int32Array,
+  { ids, counts }: PayableCounts,
+): Promise<void> {
+  const byId = new Int32Array(idPlace.length);
+  for (let i = 0; i < idPlace.length; i += 1) byId[idPlace[i] as number] = i;
+  let k = 0;
+  for (let place = 0; place < byId.length && k < counts.length; place += 1) {
+    if (place % 10_000 === 9_999) await yieldToEventLoop();
+    const entry = entries[byId[place] as number] as ServiceEntry;
+    while (k < counts.length && packedIdAt(ids, k) < entry.id) k += 1;
+    if (k < counts.length && packedIdAt(ids, k) === entry.id) entry.payableEndpoints = counts[k] as number;
   }
 }
 
@@ -206,12 +216,13 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
       exported,
     );
     const endpoints = await endpointsBuilt;
-    await countPayable(services.entries, endpoints.payable);
+    await countPayable(services.entries, services.idPlace, endpoints.payable);
     if (services.text.size !== services.entries.length)
       throw new Error("the search documents read do not match the catalogue's entries");
+    const { entries, columns, text, idPlace } = services;
     return {
       snapshot,
-      services: await ServiceTable.build(services.entries, services.text, services.idPlace),
+      services: ServiceTable.of(entries, await columns.finish(entries), text, idPlace),
       endpoints: endpoints.table,
     };
   });

@@ -6,7 +6,7 @@ import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
 import type { ServiceFilters } from "./filters";
 import { IdLookup } from "./id-lookup";
 import { orderByRanks, pageByKeys } from "./page-order";
-import { ServiceColumns } from "./service-columns";
+import type { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
 import type { TextIndex } from "./text-index";
 import type { TsQuery } from "./tsquery";
@@ -102,9 +102,14 @@ export class ServiceTable {
     this.lookup = new IdLookup(idPlace, (i) => this.at(i).id);
   }
 
-  /** The table of these entries, its columns made in steps (see ServiceColumns.build). */
-  static async build(entries: ServiceEntry[], text: TextIndex, idPlace: Int32Array): Promise<ServiceTable> {
-    return new ServiceTable(entries, await ServiceColumns.build(entries), text, idPlace);
+  /** The table of these entries, with their columns (made as they were read: see ServiceColumnsBuilder). */
+  static of(
+    entries: ServiceEntry[],
+    columns: ServiceColumns,
+    text: TextIndex,
+    idPlace: Int32Array,
+  ): ServiceTable {
+    return new ServiceTable(entries, columns, text, idPlace);
   }
 
   get size(): number {
