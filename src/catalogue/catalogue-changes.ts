@@ -77,15 +77,19 @@ export async function announceCatalogueChange(db: Database): Promise<void> {
   await db.$executeRaw`SELECT pg_notify(${CATALOGUE_CHANGED_CHANNEL}, '')`;
 }
 
+/** How long the change logs keep their rows (see pruneCatalogueChanges; images depend on it too). */
+export const CHANGE_LOG_RETENTION_HOURS = 24;
+
 /**
  * Forgets changes older than a day: readers check for changes far more often than that (at most
- * API_INDEX_REFRESH_SECONDS, ≤ 1 hour, apart), so they have seen them long before.
+ * API_INDEX_REFRESH_SECONDS, ≤ 1 hour, apart), so they have seen them long before; a catalogue
+ * image is read only while younger (see catalogue-images.ts).
  */
 export async function pruneCatalogueChanges(db: Database): Promise<number> {
   let pruned = 0;
   for (const table of ["catalogue_changes", "seen_changes", "probe_changes"]) {
-    pruned +=
-      await db.$executeRaw`DELETE FROM ${Prisma.raw(table)} WHERE changed_at < now() - interval '1 day'`;
+    pruned += await db.$executeRaw`DELETE FROM ${Prisma.raw(table)}
+      WHERE changed_at < now() - make_interval(hours => ${CHANGE_LOG_RETENTION_HOURS})`;
   }
   return pruned;
 }

@@ -115,6 +115,11 @@ export const settings = {
     description:
       "How often the API checks whether the catalogue changed and reloads its in-memory index (0: before every request).",
   },
+  CATALOGUE_IMAGES: {
+    schema: booleanFlag.default(true),
+    description:
+      "Start from the newest image of the in-memory catalogue stored in Postgres and store one after loads of catalogues of 20,000 endpoints or more (a few hundred MB at 100,000 services). false: always build it from the rows.",
+  },
   LOG_LEVEL: {
     schema: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {

@@ -51,6 +51,11 @@ export interface AppDependencies {
   /** Fires when the process shuts down: a catalogue load under way stops (it can take seconds). */
   stopping?: AbortSignal;
   /**
+   * Catalogue images (CATALOGUE_IMAGES): start from the newest, store one after loads of catalogues
+   * of at least `writeFrom` endpoints (see src/search/catalogue-image.ts). Omitted: none (tests).
+   */
+  catalogueImages?: { writeFrom: number };
+  /**
    * Writers' announcements that the catalogue changed (LISTEN catalogue_changed): the search checks
    * at once instead of at its next periodic check, which stays the fallback.
    */
@@ -80,6 +85,7 @@ export function createApp({
   rememberedQueries,
   preloadIndex = false,
   stopping,
+  catalogueImages,
   catalogueChanges,
   accounts = new Accounts(pool, logger),
   trustProxy = false,
@@ -94,6 +100,7 @@ export function createApp({
     refreshMs: indexRefreshMs,
     rememberedQueries,
     stopping,
+    images: catalogueImages,
     onLoaded: () => responseCache?.clear(),
   });
   catalogueChanges?.subscribe(() => search.refreshNow());

@@ -7,8 +7,8 @@ import { rowsInBatches } from "../db/cursor";
 import { type PayableCounts, readEndpointColumns } from "./endpoint-load";
 import { columnBuffers, type EndpointColumnData, EndpointTable } from "./endpoint-table";
 import { PackedLexicon } from "./lexicon";
-import { TextIndex } from "./text-index";
-import { type Documents, type FlatDocuments, PostingsBuilder, withTermEnds } from "./text-postings";
+import { type TextData, TextIndex } from "./text-index";
+import { type Documents, PostingsBuilder } from "./text-postings";
 
 /**
  * The large parts of a catalogue load, built on the caller's connection or on a worker thread
@@ -67,16 +67,10 @@ export async function buildEndpointsHere(
   return { table: EndpointTable.of(columns, await buildTextIndexHere(client, "endpoints", signal)), payable };
 }
 
-/** A text index as a worker sends it: the flat arrays and the packed lexicon. */
-interface BuiltText {
-  lexemes: ReturnType<typeof PackedLexicon.pack>;
-  documents: FlatDocuments;
-}
-
 /** What a worker sends back. */
 export type BuildResult =
-  | { text: BuiltText }
-  | { endpoints: { columns: EndpointColumnData; payable: PayableCounts; text: BuiltText } }
+  | { text: TextData }
+  | { endpoints: { columns: EndpointColumnData; payable: PayableCounts; text: TextData } }
   | { error: string };
 
 /** What a worker is given. */
@@ -93,7 +87,7 @@ export async function runBuildTask(
   client: pg.PoolClient,
   task: BuildTask,
 ): Promise<[BuildResult, ArrayBuffer[]]> {
-  const textOf = async (set: DocumentSet): Promise<[BuiltText, ArrayBuffer[]]> => {
+  const textOf = async (set: DocumentSet): Promise<[TextData, ArrayBuffer[]]> => {
     const { lexicon, documents } = await readDocuments(client, set);
     const { termEnds: _view, ...flat } = documents;
     const lexemes = PackedLexicon.pack(lexicon.keys());
@@ -154,9 +148,6 @@ function runOffThread(
   });
 }
 
-const textIndexOf = ({ lexemes, documents }: BuiltText) =>
-  new TextIndex(PackedLexicon.of(lexemes), withTermEnds(documents));
-
 /** The services' text index, built on a worker thread in the exported snapshot. */
 export async function buildServicesTextOffThread(
   task: Omit<BuildTask, "build">,
@@ -164,7 +155,7 @@ export async function buildServicesTextOffThread(
 ): Promise<TextIndex> {
   const result = await runOffThread({ ...task, build: "services text" }, signal);
   if (!("text" in result)) throw new Error("the worker built something else");
-  return textIndexOf(result.text);
+  return TextIndex.fromData(result.text);
 }
 
 /** The endpoints list and the entries' payable counts, built on a worker thread in the exported snapshot. */
@@ -175,5 +166,5 @@ export async function buildEndpointsOffThread(
   const result = await runOffThread({ ...task, build: "endpoints" }, signal);
   if (!("endpoints" in result)) throw new Error("the worker built something else");
   const { columns, payable, text } = result.endpoints;
-  return { table: EndpointTable.of(columns, textIndexOf(text)), payable };
+  return { table: EndpointTable.of(columns, TextIndex.fromData(text)), payable };
 }

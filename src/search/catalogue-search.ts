@@ -91,7 +91,15 @@ export interface CatalogueSearchOptions {
   onLoaded?: () => void;
   /** See CurrentCatalogueOptions.stopping. */
   stopping?: AbortSignal;
+  /** See CurrentCatalogueOptions.images. */
+  images?: { writeFrom: number };
 }
+
+/**
+ * From how many endpoints the product stores catalogue images: below that a load from the
+ * database takes a few seconds at most (the same size from which it builds on worker threads).
+ */
+export const IMAGES_WRITTEN_FROM = 20_000;
 
 /** The catalogue search over the in-memory catalogue, kept current from the database. */
 export class InMemoryCatalogueSearch implements CatalogueSearch {
@@ -107,8 +115,9 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     rememberedQueries,
     onLoaded,
     stopping,
+    images,
   }: CatalogueSearchOptions) {
-    this.catalogue = new CurrentCatalogue({ pool, logger, refreshMs, onLoaded, stopping });
+    this.catalogue = new CurrentCatalogue({ pool, logger, refreshMs, onLoaded, stopping, images });
     this.queries = new SearchQueries(pool, rememberedQueries);
     this.items = new CatalogueItems(pool, serialisers);
   }

@@ -1,6 +1,7 @@
 import { changesSince } from "../catalogue/catalogue-changes";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
+import { readCatalogueImage, writeCatalogueImage } from "./catalogue-image";
 import { refreshInPlace } from "./in-place-refresh";
 import { type LoadedCatalogue, loadCatalogue } from "./loaded-catalogue";
 
@@ -30,7 +31,16 @@ export interface CurrentCatalogueOptions {
    * threads end), so its connections go back to the pool, which shutdown then closes.
    */
   stopping?: AbortSignal;
+  /**
+   * Catalogue images (see catalogue-image.ts): the first load reads the newest usable one, and a
+   * catalogue of at least `writeFrom` endpoints is stored after a load (and at most every
+   * IMAGE_CHECK_MS after changes in place) when the newest image is out of date. Omitted: neither.
+   */
+  images?: { writeFrom: number };
 }
+
+/** How often changes in place may lead to an image being written (a check of the newest image). */
+const IMAGE_CHECK_MS = 10 * 60 * 1000;
 
 /**
  * Keeps the in-memory catalogue current. Loading is single-flight: concurrent requests share
@@ -41,6 +51,9 @@ export class CurrentCatalogue {
   private checkedAt = 0;
   private loading: Promise<LoadedCatalogue> | null = null;
   private checking: Promise<void> | null = null;
+  /** The image being written, if any: nothing changes the catalogue in place meanwhile. */
+  private imageWrite: Promise<void> = Promise.resolve();
+  private imageCheckedAt = 0;
 
   constructor(private readonly options: CurrentCatalogueOptions) {}
 
@@ -100,6 +113,7 @@ export class CurrentCatalogue {
     const current = this.loaded;
     if (change === "shape" || current === null) return this.load();
     this.loading ??= (async () => {
+      await this.imageWrite;
       const started = performance.now();
       try {
         if (await refreshInPlace(this.options.pool, current)) {
@@ -109,6 +123,7 @@ export class CurrentCatalogue {
             { ms: Math.round(performance.now() - started) },
             "catalogue index refreshed in place",
           );
+          if (Date.now() - this.imageCheckedAt >= IMAGE_CHECK_MS) this.writeImage(current);
           return current;
         }
       } finally {
@@ -123,10 +138,13 @@ export class CurrentCatalogue {
     this.loading ??= (async () => {
       const started = performance.now();
       try {
-        const index = await loadCatalogue(this.options.pool, {
-          signal: this.options.stopping,
-          oneWorkerAtATime: this.loaded !== null,
-        });
+        const imaged = this.loaded === null ? await this.readImage() : null;
+        const index =
+          imaged ??
+          (await loadCatalogue(this.options.pool, {
+            signal: this.options.stopping,
+            oneWorkerAtATime: this.loaded !== null,
+          }));
         this.loaded = index;
         this.checkedAt = Date.now();
         this.options.onLoaded?.();
@@ -135,14 +153,54 @@ export class CurrentCatalogue {
             services: index.services.size,
             endpoints: index.endpoints.size,
             ms: Math.round(performance.now() - started),
+            from: imaged === null ? "database" : "image",
           },
           "catalogue index loaded",
         );
+        if (imaged === null) this.writeImage(index);
+        // What changed since the image was taken is caught up at once, once this load has ended.
+        else setImmediate(() => this.refreshNow());
         return index;
       } finally {
         this.loading = null;
       }
     })();
     return this.loading;
+  }
+
+  /** The newest usable image's catalogue; null when there is none or it cannot be read (then the database). */
+  private async readImage(): Promise<LoadedCatalogue | null> {
+    if (this.options.images === undefined) return null;
+    try {
+      return await readCatalogueImage(this.options.pool);
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error },
+        "reading the catalogue image failed; loading from the database",
+      );
+      return null;
+    }
+  }
+
+  /** Stores an image of the catalogue in the background (see writeCatalogueImage); a failure is only logged. */
+  private writeImage(index: LoadedCatalogue): void {
+    const { images, pool, logger, stopping } = this.options;
+    if (images === undefined || index.endpoints.size < images.writeFrom) return;
+    this.imageCheckedAt = Date.now();
+    this.imageWrite = this.imageWrite.then(async () => {
+      const started = performance.now();
+      try {
+        const written = await writeCatalogueImage(pool, index, stopping);
+        const ms = Math.round(performance.now() - started);
+        if (written) logger.info({ ms }, "catalogue image written");
+        else
+          logger.debug(
+            { ms },
+            "catalogue image not written: another process writes one, or the newest is current",
+          );
+      } catch (error) {
+        if (stopping?.aborted !== true) logger.warn({ err: error }, "writing the catalogue image failed");
+      }
+    });
   }
 }

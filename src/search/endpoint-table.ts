@@ -119,6 +119,24 @@ class ListColumn {
   replace(i: number, codes: Int32Array): void {
     this.replaced.set(i, codes);
   }
+
+  /** Every entry's list as flat arrays: its own when no list was replaced, else made anew. */
+  flat(): { starts: Int32Array; codes: Int32Array } {
+    if (this.replaced.size === 0) return { starts: this.starts, codes: this.codes };
+    const entries = this.starts.length - 1;
+    const starts = new Int32Array(entries + 1);
+    const codes = new IntList();
+    for (let i = 0; i < entries; i += 1) {
+      starts[i] = codes.length;
+      const own = this.replaced.get(i);
+      if (own !== undefined) for (const code of own) codes.push(code);
+      else
+        for (let k = this.starts[i] as number; k < (this.starts[i + 1] as number); k += 1)
+          codes.push(this.codes[k] as number);
+    }
+    starts[entries] = codes.length;
+    return { starts, codes: codes.done() };
+  }
 }
 
 /**
@@ -276,6 +294,33 @@ export class EndpointTable {
 
   get size(): number {
     return this.columns.idPlace.length;
+  }
+
+  /**
+   * The columns as plain data (see EndpointColumnData), their own arrays where nothing replaced
+   * them: what an image stores. flags and lastVerifiedAt change in place (see replace), so a
+   * caller that reads them over several turns of the event loop must keep replacements away.
+   */
+  data(): EndpointColumnData {
+    const { columns } = this;
+    const networks = columns.networks.flat();
+    const prices = columns.prices.flat();
+    return {
+      ids: columns.ids,
+      idPlace: columns.idPlace,
+      method: columns.method,
+      category: columns.category,
+      networkStarts: networks.starts,
+      networkCodes: networks.codes,
+      priceStarts: prices.starts,
+      priceCodes: prices.codes,
+      flags: columns.flags,
+      lastVerifiedAt: columns.lastVerifiedAt,
+      methods: columns.dictionaries.methods.values(),
+      categories: columns.dictionaries.categories.values(),
+      networks: columns.dictionaries.networks.values(),
+      prices: columns.dictionaries.prices.texts(),
+    };
   }
 
   /** The index of the endpoint with this id. */

@@ -1,9 +1,15 @@
 import { bisect } from "./sorted-lists";
 
-/** A text index's lexemes: each one's id. A Map when built in place; packed when moved from a worker. */
-export interface Lexicon {
-  get(lexeme: string): number | undefined;
-  readonly size: number;
+/** A packed lexicon's parts: plain data a worker moves and an image stores. */
+export interface PackedLexemes {
+  text: string;
+  starts: Int32Array;
+  ids: Int32Array;
+}
+
+/** The lexicon as packed parts: a packed one's own, a Map's (keys in id order, as builders number them) packed. */
+export function packedLexemes(lexicon: Lexicon): PackedLexemes {
+  return lexicon instanceof PackedLexicon ? lexicon.parts() : PackedLexicon.pack(lexicon.keys());
 }
 
 /**
@@ -11,7 +17,7 @@ export interface Lexicon {
  * (one string and two arrays to copy, where a Map of 200,000 lexemes took the receiving thread
  * 300-600 ms to build and ~20 MB to hold). A search looks up a few lexemes.
  */
-export class PackedLexicon implements Lexicon {
+export class PackedLexicon {
   private constructor(
     /** The lexemes in sorted order, each followed by NUL (which no lexeme holds). */
     private readonly text: string,
@@ -22,7 +28,7 @@ export class PackedLexicon implements Lexicon {
   ) {}
 
   /** Packs lexemes given in id order (a Map's keys, as a builder numbers them). */
-  static pack(lexemes: Iterable<string>): { text: string; starts: Int32Array; ids: Int32Array } {
+  static pack(lexemes: Iterable<string>): PackedLexemes {
     const byId = [...lexemes];
     const order = Int32Array.from(byId.keys()).sort((a, b) => {
       const [x, y] = [byId[a] as string, byId[b] as string];
@@ -38,8 +44,13 @@ export class PackedLexicon implements Lexicon {
     return { text: Array.from(order, (id) => `${byId[id]}\0`).join(""), starts, ids: order };
   }
 
-  static of({ text, starts, ids }: { text: string; starts: Int32Array; ids: Int32Array }): PackedLexicon {
+  static of({ text, starts, ids }: PackedLexemes): PackedLexicon {
     return new PackedLexicon(text, starts, ids);
+  }
+
+  /** What it is made of (see pack), to move or store it. */
+  parts(): PackedLexemes {
+    return { text: this.text, starts: this.starts, ids: this.ids };
   }
 
   get size(): number {
@@ -55,3 +66,6 @@ export class PackedLexicon implements Lexicon {
     return k < 0 ? undefined : this.ids[k];
   }
 }
+
+/** A text index's lexemes: each one's id. A Map when built in place; packed when moved from a worker or read from an image. */
+export type Lexicon = ReadonlyMap<string, number> | PackedLexicon;

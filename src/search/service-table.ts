@@ -116,6 +116,11 @@ export class ServiceTable {
     return this.entries.length;
   }
 
+  /** What the table is made of besides its columns (made again from the entries): what an image stores. */
+  parts(): { entries: readonly ServiceEntry[]; idPlace: Int32Array; text: TextIndex } {
+    return { entries: this.entries, idPlace: this.idPlace, text: this.text };
+  }
+
   /**
    * The page of matches (entry indexes, in the requested order) and how many match in all;
    * `query` is the parsed q (null: q matched nothing, as an empty query).

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Lexicon } from "./lexicon";
+import { type Lexicon, type PackedLexemes, PackedLexicon, packedLexemes } from "./lexicon";
 import { hasBit, lowerBound } from "./sorted-lists";
 import {
   candidates,
@@ -12,11 +12,13 @@ import {
 import {
   bitIndex,
   type Documents,
+  type FlatDocuments,
   NO_POSTING,
   type Posting,
   Postings,
   PostingsBuilder,
   termIndex,
+  withTermEnds,
 } from "./text-postings";
 import { type RankedQuery, rankDocument, rankPlainAnd } from "./text-ranking";
 import { queryTerms, type TsQuery } from "./tsquery";
@@ -36,6 +38,12 @@ export interface TextMatches {
   docs: Int32Array;
   /** Empty when the search was not ranked. */
   ranks: Float32Array;
+}
+
+/** A text index as plain data (flat arrays and the packed lexicon): what a worker moves and an image stores. */
+export interface TextData {
+  lexemes: PackedLexemes;
+  documents: FlatDocuments;
 }
 
 /** The `accept` of a search without filters: recognised, so a one-word search copies nothing. */
@@ -91,6 +99,17 @@ export class TextIndex {
   ) {
     this.documents = documents;
     this.postings = new Postings(documents);
+  }
+
+  /** The index made of these parts (see data). */
+  static fromData({ lexemes, documents }: TextData): TextIndex {
+    return new TextIndex(PackedLexicon.of(lexemes), withTermEnds(documents));
+  }
+
+  /** What the index is made of, its own arrays (not copies); a lexicon built in place is packed. */
+  data(): TextData {
+    const { termEnds: _view, ...documents } = this.documents;
+    return { lexemes: packedLexemes(this.lexicon), documents };
   }
 
   /** The index of documents added to a builder (see PostingsBuilder). */

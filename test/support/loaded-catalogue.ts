@@ -5,6 +5,7 @@ import { catalogueSerialisers } from "../../src/http/catalogue-listing";
 import { CatalogueItems } from "../../src/search/catalogue-items";
 import type { ServiceFilters } from "../../src/search/filters";
 import type { LoadedCatalogue } from "../../src/search/loaded-catalogue";
+import { parseTsQuery, type TsQuery } from "../../src/search/tsquery";
 
 /** The first 50 service items of a loaded catalogue matching the filters, in a sort, as parsed JSON. */
 export async function serviceItems<T>(
@@ -52,4 +53,50 @@ export async function endpointItems<T>(
           ),
         ],
   );
+}
+
+/** A plain tsquery as Postgres prints it. */
+const query = (text: string): TsQuery => {
+  const parsed = parseTsQuery(text);
+  if (parsed === null) throw new Error(`not a tsquery: ${text}`);
+  return parsed;
+};
+
+/**
+ * What a catalogue answers, as ids in order: services and endpoints for some queries (ranked,
+ * filtered, sorted by price), and services listed by each sort and a few column filters without q.
+ */
+export function answers(catalogue: LoadedCatalogue) {
+  const paging = { offset: 0, limit: 50 };
+  const now = Date.now();
+  const searches = ["'weather'", "'weather' & 'forecast'", "'stock' | 'quot'", "!'weather'"].map((text) => {
+    const found = catalogue.services.find(
+      { status: "all" },
+      serviceOrder(text, undefined),
+      paging,
+      query(text),
+      now,
+    );
+    const endpoints = catalogue.endpoints.list({}, undefined, paging, query(text), now);
+    const posts = catalogue.endpoints.list({ method: "POST" }, "price", paging, query(text), now);
+    return {
+      text,
+      services: catalogue.services.ids(found),
+      payable: catalogue.services.payableEndpoints(found),
+      total: found.total,
+      endpoints: endpoints.page.map((i) => catalogue.endpoints.id(i)),
+      posts: posts.page.map((i) => catalogue.endpoints.id(i)),
+    };
+  });
+  const lists = (["name", "volume", "uptime", "price", "updated"] as const).map((sort) => {
+    const found = catalogue.services.find(
+      { status: "listed", minUptime: 0.5 },
+      serviceOrder(undefined, sort),
+      paging,
+      undefined,
+      now,
+    );
+    return { sort, services: catalogue.services.ids(found), total: found.total };
+  });
+  return { searches, lists };
 }
