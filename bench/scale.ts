@@ -6,7 +6,8 @@
 // the product's writers write them (a crawl-like shape change, an unchanged crawl marking every
 // service seen, a probe sweep) while a client sends a request every 10 ms: RSS peak, how long each
 // change took to show through the API, the replica's CPU, the longest event-loop stall inside it
-// and the longest wait the client saw. A crash (heap out of memory) is reported as such.
+// and the longest wait the client saw; then a restart, which starts from the catalogue image the
+// first replica stored. A crash (heap out of memory) is reported as such.
 // One embedded Postgres serves every size. Standalone:
 // `node --import tsx bench/scale.ts [services …]` (default 10000 30000 100000).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -63,7 +64,9 @@ class PhaseFailure extends Error {}
 
 /** The replica process: its log lines, its stalls (from bench/scale-monitor.mjs on fd 3), its /proc. */
 class Replica {
-  readonly loads: Array<{ at: number; ms: number; services: number; endpoints: number }> = [];
+  readonly loads: Array<{ at: number; ms: number; services: number; endpoints: number; from: string }> = [];
+  /** The product's "catalogue image written" lines: how long each write took. */
+  readonly imageWrites: number[] = [];
   readonly exit: Promise<void>;
   exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   heapMb = 0;
@@ -80,13 +83,16 @@ class Replica {
     readonly baseUrl: string,
   ) {
     createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.includes("catalogue image written"))
+        this.imageWrites.push((JSON.parse(line) as { ms: number }).ms);
       if (!line.includes("catalogue index loaded")) return;
-      const entry = JSON.parse(line) as { ms: number; services: number; endpoints: number };
+      const entry = JSON.parse(line) as { ms: number; services: number; endpoints: number; from: string };
       this.loads.push({
         at: performance.now(),
         ms: entry.ms,
         services: entry.services,
         endpoints: entry.endpoints,
+        from: entry.from,
       });
     });
     child.stderr!.on("data", (chunk: Buffer) => {
@@ -322,6 +328,19 @@ interface SizeResult {
   clientAloneCpuPerSecond: number | null;
   changes: ChangeResult[];
   changesPeakRssMb: number | null;
+  /** Image writes (ms each, from the log): after the first load and after the shape change's reload. */
+  imageWriteMs: number[];
+  /** A second replica started after the first stopped: it reads the newest image. */
+  restart: {
+    firstAnswerSeconds: number;
+    from: string;
+    loadMs: number;
+    /** From start until the sweep's probe results (recorded after the image) show. */
+    caughtUpSeconds: number;
+    restRssMb: number;
+    startPeakRssMb: number;
+    restHeapMb: number;
+  } | null;
   /** The phase that failed and why (a crash, a timeout); later measures are missing. */
   failure: { phase: string; reason: string } | null;
   loadBefore: number;
@@ -335,10 +354,10 @@ function build(): void {
   if (result.status !== 0) throw new Error(`npm run build exited with ${result.status}`);
 }
 
-/** A fresh generated catalogue of `services` services in the shared database. */
+/** A fresh generated catalogue of `services` services in the shared database, with no image: the first start is cold. */
 async function replaceCatalogue(database: BenchDatabase, services: number) {
   await database.db.$executeRawUnsafe(
-    "TRUNCATE sources, catalogue_changes, seen_changes, probe_changes, events CASCADE",
+    "TRUNCATE sources, catalogue_changes, seen_changes, probe_changes, events, catalogue_images CASCADE",
   );
   let started = performance.now();
   await generateCatalogue(database.url, { services, endpointsPerService: 5, historyPerService: 0 });
@@ -362,6 +381,8 @@ async function measureChange(
   change: string,
   writes: () => Promise<void>,
   visible: () => Promise<boolean>,
+  /** What else must have happened before the window closes (the image written after a reload). */
+  settled: () => boolean = () => true,
 ): Promise<ChangeResult> {
   await client.take();
   replica.takeLongestStallMs();
@@ -372,6 +393,7 @@ async function measureChange(
   const announced = performance.now();
   await replica.until(limitMs, visible);
   const visibleSeconds = (performance.now() - announced) / 1000;
+  await replica.until(limitMs, async () => settled());
   await replica.within(10_000, sleep(3_000));
   const loads = replica.loads.slice(loadsBefore);
   const window = await client.take();
@@ -414,6 +436,8 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
     clientAloneCpuPerSecond: null,
     changes: [],
     changesPeakRssMb: null,
+    imageWriteMs: [],
+    restart: null,
     failure: null,
     loadBefore,
     loadAfter: 0,
@@ -423,6 +447,7 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
   const replica = await Replica.start(database.url);
   let phase = "start";
   let client: Client | null = null;
+  let second: Replica | null = null;
   try {
     await replica.until(
       limitMs,
@@ -511,6 +536,8 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
           await announceCatalogueChange(database.db);
         },
         async () => (await findMarker()) !== undefined,
+        // The reload's image (the first was written after the start's load).
+        () => replica.imageWrites.length >= 2,
       ),
     );
 
@@ -594,13 +621,50 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
       ),
     );
     result.changesPeakRssMb = replica.memory().peakMb;
+    result.imageWriteMs = [...replica.imageWrites];
+
+    phase = "restart from the image";
+    await client.stop();
+    client = null;
+    await replica.stop();
+    const restarted = performance.now();
+    second = await Replica.start(database.url);
+    const restart = second;
+    await restart.until(
+      limitMs,
+      async () =>
+        (await fetch(`${restart.baseUrl}/v1/services`, { signal: AbortSignal.timeout(limitMs) })).ok,
+      100,
+    );
+    const firstAnswerSeconds = (performance.now() - restarted) / 1000;
+    const [first] = restart.loads;
+    const caughtUp = async () => {
+      const { items } = await restart.getJson<{ items: Array<{ last_probe: { at: string } | null }> }>(
+        `/v1/endpoints?q=${marker}&limit=10`,
+      );
+      return items.length > 0 && items.every((item) => item.last_probe?.at === probedAt.toISOString());
+    };
+    await restart.until(limitMs, caughtUp);
+    const caughtUpSeconds = (performance.now() - restarted) / 1000;
+    await restart.within(10_000, sleep(5_000));
+    const memory = restart.memory();
+    result.restart = {
+      firstAnswerSeconds,
+      from: first?.from ?? "–",
+      loadMs: first?.ms ?? Number.NaN,
+      caughtUpSeconds,
+      restRssMb: memory.rssMb,
+      startPeakRssMb: memory.peakMb,
+      restHeapMb: restart.heapMb,
+    };
   } catch (error) {
     // Anything else (an answer that is not 200, a write that failed) also ends this size, in its row.
     // A request can fail before the exit is noticed: a process that ended says why it ended.
-    const ended = await Promise.race([replica.exit.then(() => true), sleep(2_000).then(() => false)]);
+    const failed = second ?? replica;
+    const ended = await Promise.race([failed.exit.then(() => true), sleep(2_000).then(() => false)]);
     const message = error instanceof Error ? error.message : String(error);
     const reason = ended
-      ? replica.crashReason()
+      ? failed.crashReason()
       : error instanceof PhaseFailure
         ? message
         : `failed: ${message}`;
@@ -608,6 +672,7 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
   } finally {
     await client?.stop();
     await replica.stop();
+    await second?.stop();
   }
   result.loadAfter = os.loadavg()[0] ?? 0;
   result.benchSeconds = (performance.now() - benchStarted) / 1000;
@@ -634,6 +699,7 @@ function report(results: SizeResult[], command: string): string {
       "shape change",
       "unchanged crawl (seen)",
       "probe sweep",
+      "restart from the image",
     ];
     const failedAt = order.indexOf(r.failure.phase);
     const first = Math.min(...phases.map((p) => order.indexOf(p)));
@@ -660,6 +726,32 @@ function report(results: SizeResult[], command: string): string {
             ["start"],
             () => `${fixed(r.firstAnswerSeconds, 1)} (load ${fixed((r.startLoadMs ?? 0) / 1000, 1)})`,
           ),
+        ),
+      ],
+      [
+        "restart: stop, `npm start` again → first 200, s (the load in it and where from; until the probes recorded after the image show)",
+        ...results.map((r) =>
+          cell(r, ["restart from the image"], () =>
+            r.restart === null
+              ? "–"
+              : `${fixed(r.restart.firstAnswerSeconds, 1)} (load ${fixed(r.restart.loadMs / 1000, 1)} from ${r.restart.from}; caught up ${fixed(r.restart.caughtUpSeconds, 1)})`,
+          ),
+        ),
+      ],
+      [
+        "RSS at rest after the restart, MB (peak during it; live JS heap)",
+        ...results.map((r) =>
+          cell(r, ["restart from the image"], () =>
+            r.restart === null
+              ? "–"
+              : `${fixed(r.restart.restRssMb)} (peak ${fixed(r.restart.startPeakRssMb)}; heap ${fixed(r.restart.restHeapMb)})`,
+          ),
+        ),
+      ],
+      [
+        "catalogue image writes (after the first load; after the shape change's reload), ms",
+        ...results.map((r) =>
+          cell(r, changes, () => r.imageWriteMs.map((ms) => fixed(ms)).join("; ") || "–"),
         ),
       ],
       [
@@ -752,7 +844,8 @@ function report(results: SizeResult[], command: string): string {
       `${SWEEP_PROBES} \`recordProbe\` results, 8 at a time, announced by the probe workers' ChangeAnnouncer. ` +
       "Meanwhile a client in a worker thread asks `GET /v1/services?limit=20` every 10 ms on one keep-alive connection. " +
       "A change is visible when the renamed service is found by its new name, shows the new last_seen_at, and its endpoints show the sweep's probe. " +
-      "CPU is the replica's from the change's first write until 3 s after it showed, and includes the client's requests (measured alone below).",
+      "CPU is the replica's from the change's first write until 3 s after it showed (and the shape change's reload was stored as an image), and includes the client's requests (measured alone below). " +
+      "The catalogue starts with no image (the first start builds from the rows); after the changes the replica stops and a second one starts, which reads the image the first stored after its reload and catches up on the probe sweep recorded after it.",
     "p99: autocannon, 1 connection, 2 s warm-up then 5 s per shape (bench/api.ts's request shapes; latencies in whole ms).",
     `Command: \`${command}\``,
     "",
