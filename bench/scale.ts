@@ -340,6 +340,9 @@ interface SizeResult {
     restRssMb: number;
     startPeakRssMb: number;
     restHeapMb: number;
+    /** The same kind of shape change again, on the restarted replica. */
+    reload: ChangeResult;
+    reloadPeakRssMb: number;
   } | null;
   /** The phase that failed and why (a crash, a timeout); later measures are missing. */
   failure: { phase: string; reason: string } | null;
@@ -507,6 +510,26 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
     const markerId = renamed[0]!;
     const findMarker = async () =>
       (await replica.getJson<{ items: ServiceItem[] }>(`/v1/services?q=${marker}&limit=1`)).items[0];
+    /** What a crawl writes for changed names and descriptions (the rows, then their search documents in the same transaction: saveServices), then the run's NOTIFY. */
+    const rename = async (markerName: string) => {
+      for (let i = 0; i < renamed.length; i += CRAWL_BATCH) {
+        const ids = renamed.slice(i, i + CRAWL_BATCH);
+        await inTransaction(
+          database.db,
+          async (tx) => {
+            await tx.$executeRaw`
+              UPDATE services SET
+                name = CASE WHEN id = ${markerId}::uuid THEN ${`Renamed ${markerName} API`} ELSE name || ' v2' END,
+                description = description || ' (revised)', updated_at = now()
+              WHERE id = ANY(${ids}::uuid[])`;
+            await refreshServiceSearch(tx, ids);
+          },
+          { timeoutMs: 60_000 },
+        );
+      }
+      await announceCatalogueChange(database.db);
+    };
+    const renaming = `crawl-like shape change: ${renamed.length} services renamed in batches of ${CRAWL_BATCH}`;
 
     phase = "shape change";
     result.changes.push(
@@ -514,27 +537,8 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
         replica,
         client,
         limitMs,
-        `crawl-like shape change: ${renamed.length} services renamed in batches of ${CRAWL_BATCH}`,
-        async () => {
-          // What a crawl batch writes for a changed service's name and description (the row, then
-          // its search documents in the same transaction: saveServices), then the run's NOTIFY.
-          for (let i = 0; i < renamed.length; i += CRAWL_BATCH) {
-            const ids = renamed.slice(i, i + CRAWL_BATCH);
-            await inTransaction(
-              database.db,
-              async (tx) => {
-                await tx.$executeRaw`
-                  UPDATE services SET
-                    name = CASE WHEN id = ${markerId}::uuid THEN ${`Renamed ${marker} API`} ELSE name || ' v2' END,
-                    description = description || ' (revised)', updated_at = now()
-                  WHERE id = ANY(${ids}::uuid[])`;
-                await refreshServiceSearch(tx, ids);
-              },
-              { timeoutMs: 60_000 },
-            );
-          }
-          await announceCatalogueChange(database.db);
-        },
+        renaming,
+        () => rename(marker),
         async () => (await findMarker()) !== undefined,
         // The reload's image (the first was written after the start's load).
         () => replica.imageWrites.length >= 2,
@@ -648,7 +652,24 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
     const caughtUpSeconds = (performance.now() - restarted) / 1000;
     await restart.within(10_000, sleep(5_000));
     const memory = restart.memory();
+    // A change of shape reloads beside the catalogue read from the image: the peak of a replica started from one.
+    restart.resetPeak();
+    client = new Client(`${restart.baseUrl}/v1/services?limit=20`);
+    const secondMarker = `${marker}again`;
+    const reloadAfterRestart = await measureChange(
+      restart,
+      client,
+      limitMs,
+      `${renaming}, on the restarted replica`,
+      () => rename(secondMarker),
+      async () =>
+        (await restart.getJson<{ items: ServiceItem[] }>(`/v1/services?q=${secondMarker}&limit=1`)).items
+          .length > 0,
+      () => restart.imageWrites.length >= 1,
+    );
     result.restart = {
+      reload: reloadAfterRestart,
+      reloadPeakRssMb: restart.memory().peakMb,
       firstAnswerSeconds,
       from: first?.from ?? "–",
       loadMs: first?.ms ?? Number.NaN,
@@ -745,6 +766,16 @@ function report(results: SizeResult[], command: string): string {
             r.restart === null
               ? "–"
               : `${fixed(r.restart.restRssMb)} (peak ${fixed(r.restart.startPeakRssMb)}; heap ${fixed(r.restart.restHeapMb)})`,
+          ),
+        ),
+      ],
+      [
+        "restarted replica, a shape change again: RSS peak MB (VmHWM) / visible s / longest stall / client wait ms",
+        ...results.map((r) =>
+          cell(r, ["restart from the image"], () =>
+            r.restart === null
+              ? "–"
+              : `${fixed(r.restart.reloadPeakRssMb)} / ${fixed(r.restart.reload.visibleSeconds, 1)} / ${fixed(r.restart.reload.longestStallMs)} / ${fixed(r.restart.reload.longestWaitMs)} (${failuresText(r.restart.reload.failures)})`,
           ),
         ),
       ],
