@@ -9,7 +9,7 @@ import { createCatalogueMcpServer, MCP_SERVER_INFO } from "../src/mcp/server";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { Shutdown } from "../src/runtime/shutdown";
-import { InMemoryCatalogueSearch } from "../src/search/catalogue-search";
+import { catalogueImages, InMemoryCatalogueSearch } from "../src/search/catalogue-search";
 
 await runCli(
   "mcp server",
@@ -26,6 +26,7 @@ await runCli(
         logger,
         serialisers: catalogueSerialisers,
         refreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
+        images: catalogueImages(config.CATALOGUE_IMAGES),
       });
       const reader = new CatalogueReader({ pool, search });
       const mcp = createCatalogueMcpServer(reader, MCP_SERVER_INFO);

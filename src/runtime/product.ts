@@ -14,7 +14,7 @@ import { listen } from "../http/server";
 import type { Logger } from "../logging/logger";
 import { probeSettingsFromConfig } from "../probe/settings";
 import { startProbing } from "../probe/start-probing";
-import { IMAGES_WRITTEN_FROM } from "../search/catalogue-search";
+import { catalogueImages } from "../search/catalogue-search";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
 import { startWebhookDelivery } from "../webhooks/delivery-worker";
@@ -75,7 +75,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       responseCache: new ResponseCache(config.API_CACHE_TTL_SECONDS * 1000, config.API_CACHE_MAX_ENTRIES),
       indexRefreshMs: config.API_INDEX_REFRESH_SECONDS * 1000,
       preloadIndex: true,
-      catalogueImages: config.CATALOGUE_IMAGES ? { writeFrom: IMAGES_WRITTEN_FROM } : undefined,
+      catalogueImages: catalogueImages(config.CATALOGUE_IMAGES),
       stopping: shutdown.signal,
       catalogueChanges,
       accounts,

@@ -99,7 +99,12 @@ export interface CatalogueSearchOptions {
  * From how many endpoints the product stores catalogue images: below that a load from the
  * database takes a few seconds at most (the same size from which it builds on worker threads).
  */
-export const IMAGES_WRITTEN_FROM = 20_000;
+const IMAGES_WRITTEN_FROM = 20_000;
+
+/** The images option of a process of the product, from CATALOGUE_IMAGES. */
+export function catalogueImages(enabled: boolean): CatalogueSearchOptions["images"] {
+  return enabled ? { writeFrom: IMAGES_WRITTEN_FROM } : undefined;
+}
 
 /** The catalogue search over the in-memory catalogue, kept current from the database. */
 export class InMemoryCatalogueSearch implements CatalogueSearch {
