@@ -278,6 +278,13 @@ export function readCatalogueImage(pool: ReadPool): Promise<LoadedCatalogue | nu
 /** An image older than this is written again even if nothing changed its shape since (probe results did). */
 const REWRITE_AFTER_MS = 60 * 60 * 1000;
 
+export interface ImageWriteOptions {
+  /** Stops the write at its next chunk (the process is shutting down); nothing is kept. */
+  signal?: AbortSignal;
+  /** The newest image could not be read: replace it even if it would otherwise do. */
+  replaceNewest?: boolean;
+}
+
 /**
  * Stores an image of the catalogue unless another process is writing one or the newest image is
  * as good: taken after the catalogue's last change of shape, and younger than REWRITE_AFTER_MS
@@ -287,7 +294,7 @@ const REWRITE_AFTER_MS = 60 * 60 * 1000;
 export function writeCatalogueImage(
   pool: ReadPool,
   catalogue: LoadedCatalogue,
-  signal?: AbortSignal,
+  { signal, replaceNewest = false }: ImageWriteOptions = {},
 ): Promise<boolean> {
   const header = {
     format: IMAGE_FORMAT,
@@ -300,6 +307,7 @@ export function writeCatalogueImage(
     header,
     async (newest, client) =>
       newest === null ||
+      replaceNewest ||
       (newest.snapshot !== catalogue.snapshot &&
         (Date.now() - newest.createdAt.getTime() > REWRITE_AFTER_MS ||
           (await changesSince(client, newest.snapshot)).shape)),

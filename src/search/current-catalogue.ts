@@ -54,6 +54,8 @@ export class CurrentCatalogue {
   /** The image being written, if any: nothing changes the catalogue in place meanwhile. */
   private imageWrite: Promise<void> = Promise.resolve();
   private imageCheckedAt = 0;
+  /** The newest image failed to read: the next write replaces it. */
+  private imageUnreadable = false;
 
   constructor(private readonly options: CurrentCatalogueOptions) {}
 
@@ -178,6 +180,7 @@ export class CurrentCatalogue {
         { err: error },
         "reading the catalogue image failed; loading from the database",
       );
+      this.imageUnreadable = true;
       return null;
     }
   }
@@ -190,7 +193,11 @@ export class CurrentCatalogue {
     this.imageWrite = this.imageWrite.then(async () => {
       const started = performance.now();
       try {
-        const written = await writeCatalogueImage(pool, index, stopping);
+        const written = await writeCatalogueImage(pool, index, {
+          signal: stopping,
+          replaceNewest: this.imageUnreadable,
+        });
+        if (written) this.imageUnreadable = false;
         const ms = Math.round(performance.now() - started);
         if (written) logger.info({ ms }, "catalogue image written");
         else

@@ -297,11 +297,30 @@ describe("catalogue images: a process starts from the newest one and catches up"
     await imageWriteEnded(fresh.messages);
   });
 
+  it("when the newest image cannot be read whole, then the process says so and loads from the rows", async () => {
+    const loaded = await loadCatalogue(pool);
+    await writeCatalogueImage(pool, loaded);
+    // A chunk cut short, as a damaged or half-copied table would hold it.
+    await pool.query("UPDATE catalogue_image_chunks SET data = substring(data from 1 for 100) WHERE seq = 0");
+    const started = startProcess();
+    expect((await started.catalogue.current()).services.size).toBe(24);
+    expect(started.messages.slice(0, 2)).toEqual([
+      "reading the catalogue image failed; loading from the database",
+      "catalogue index loaded from database",
+    ]);
+    // It stores a good image in place of the broken one, which the next process reads.
+    await imageWriteEnded(started.messages);
+    expect(started.messages).toContain("catalogue image written");
+    const next = startProcess();
+    await next.catalogue.current();
+    expect(next.messages[0]).toBe("catalogue index loaded from image");
+  });
+
   it("when the process stops while writing, then no image is left and its connection goes back", async () => {
     const loaded = await loadCatalogue(pool);
     const stopping = new AbortController();
     stopping.abort();
-    await expect(writeCatalogueImage(pool, loaded, stopping.signal)).rejects.toThrow();
+    await expect(writeCatalogueImage(pool, loaded, { signal: stopping.signal })).rejects.toThrow();
     expect(await images()).toHaveLength(0);
     expect(pool.totalCount - pool.idleCount).toBe(0);
   });
