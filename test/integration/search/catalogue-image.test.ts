@@ -270,6 +270,23 @@ describe("catalogue images: a process starts from the newest one and catches up"
     expect(await images()).toHaveLength(1);
   });
 
+  it("when the newest image is over an hour old, then a catalogue brought up to date in place replaces it", async () => {
+    const loaded = await loadCatalogue(pool);
+    expect(await writeCatalogueImage(pool, loaded)).toBe(true);
+    await recordProbe(database.db, {
+      endpointId: endpointIds[3] ?? "",
+      probedAt: new Date(Date.now() - 20_000),
+      result: probeResult({ options: [probeOption()] }),
+      drift: null,
+    });
+    const newer = await loadCatalogue(pool);
+    // Probe results alone: the newest image still does while it is young.
+    expect(await writeCatalogueImage(pool, newer)).toBe(false);
+    await pool.query("UPDATE catalogue_images SET created_at = now() - interval '61 minutes'");
+    expect(await writeCatalogueImage(pool, newer)).toBe(true);
+    expect((await images()).map((image) => image.snapshot)).toEqual([newer.snapshot]);
+  });
+
   it("when two processes write at once, then one image is written and the older ones go", async () => {
     const stale = await loadCatalogue(pool);
     await writeCatalogueImage(pool, stale);
