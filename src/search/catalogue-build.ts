@@ -6,7 +6,6 @@ import { entryDocumentsQuery } from "../catalogue/service-queries";
 import { rowsInBatches } from "../db/cursor";
 import { type PayableCounts, readEndpointColumns } from "./endpoint-load";
 import { columnBuffers, type EndpointColumnData, EndpointTable } from "./endpoint-table";
-import { PackedLexicon } from "./lexicon";
 import { type TextData, TextIndex } from "./text-index";
 import { type Documents, PostingsBuilder } from "./text-postings";
 
@@ -88,18 +87,17 @@ export async function runBuildTask(
   task: BuildTask,
 ): Promise<[BuildResult, ArrayBuffer[]]> {
   const textOf = async (set: DocumentSet): Promise<[TextData, ArrayBuffer[]]> => {
-    const { lexicon, documents } = await readDocuments(client, set);
-    const { termEnds: _view, ...flat } = documents;
-    const lexemes = PackedLexicon.pack(lexicon.keys());
+    const text = (await buildTextIndexHere(client, set)).data();
+    const { documents, lexemes } = text;
     const arrays = [
-      flat.lexemeStarts,
-      flat.docs,
-      flat.termStarts,
-      flat.positions,
+      documents.lexemeStarts,
+      documents.docs,
+      documents.termStarts,
+      documents.positions,
       lexemes.starts,
       lexemes.ids,
     ];
-    return [{ lexemes, documents: flat }, arrays.map((array) => array.buffer as ArrayBuffer)];
+    return [text, arrays.map((array) => array.buffer as ArrayBuffer)];
   };
   if (task.build === "services text") {
     const [text, buffers] = await textOf("services");
