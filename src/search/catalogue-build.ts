@@ -87,7 +87,7 @@ export async function runBuildTask(
   task: BuildTask,
 ): Promise<[BuildResult, ArrayBuffer[]]> {
   const textOf = async (set: DocumentSet): Promise<[TextData, ArrayBuffer[]]> => {
-    const text = (await buildTextIndexHere(client, set)).data();
+    const text = await (await buildTextIndexHere(client, set)).data();
     const { documents, lexemes } = text;
     const arrays = [
       documents.lexemeStarts,

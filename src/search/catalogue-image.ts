@@ -105,8 +105,8 @@ function attach(value: unknown, arrays: readonly ImageArray[]): unknown {
 async function* imagePieces({ services, endpoints }: LoadedCatalogue): AsyncGenerator<Buffer> {
   const { entries, idPlace, text } = services.parts();
   const data: CatalogueData = {
-    services: { idPlace, text: text.data() },
-    endpoints: { columns: endpoints.data(), text: endpoints.text.data() },
+    services: { idPlace, text: await text.data() },
+    endpoints: { columns: endpoints.data(), text: await endpoints.text.data() },
   };
   const arrays: ArrayBufferView[] = [];
   const skeleton: Skeleton = {

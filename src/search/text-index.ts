@@ -107,9 +107,9 @@ export class TextIndex {
   }
 
   /** What the index is made of, its own arrays (not copies); a lexicon built in place is packed. */
-  data(): TextData {
+  async data(): Promise<TextData> {
     const { termEnds: _view, ...documents } = this.documents;
-    return { lexemes: packedLexemes(this.lexicon), documents };
+    return { lexemes: await packedLexemes(this.lexicon), documents };
   }
 
   /** The index of documents added to a builder (see PostingsBuilder). */
