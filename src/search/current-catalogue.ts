@@ -56,6 +56,11 @@ export class CurrentCatalogue {
   private imageCheckedAt = 0;
   /** The newest image failed to read: the next write replaces it. */
   private imageUnreadable = false;
+  /**
+   * A writer announced a change while a check or an update was under way, which may have read
+   * the database before that change committed: check again once it has ended.
+   */
+  private checkAgain = false;
 
   constructor(private readonly options: CurrentCatalogueOptions) {}
 
@@ -80,6 +85,7 @@ export class CurrentCatalogue {
    */
   refreshNow(): void {
     if (this.loaded === null || this.options.refreshMs === 0) return;
+    if (this.checking !== null || this.loading !== null) this.checkAgain = true;
     void this.checkInBackground().catch((error: unknown) =>
       this.options.logger.warn({ err: error }, "checking for a newer catalogue failed"),
     );
@@ -101,9 +107,17 @@ export class CurrentCatalogue {
         }
       } finally {
         this.checking = null;
+        this.checkAgainIfAsked();
       }
     })();
     return this.checking;
+  }
+
+  /** A change announced during a check or an update that has just ended is looked for now. */
+  private checkAgainIfAsked(): void {
+    if (!this.checkAgain || this.checking !== null || this.loading !== null) return;
+    this.checkAgain = false;
+    setImmediate(() => this.refreshNow());
   }
 
   /**
@@ -114,7 +128,7 @@ export class CurrentCatalogue {
   private update(change: Exclude<Change, null>): Promise<LoadedCatalogue> {
     const current = this.loaded;
     if (change === "shape" || current === null) return this.load();
-    this.loading ??= (async () => {
+    return this.singleFlight(async () => {
       await this.imageWrite;
       const started = performance.now();
       try {
@@ -132,12 +146,11 @@ export class CurrentCatalogue {
         this.loading = null;
       }
       return this.load();
-    })();
-    return this.loading;
+    });
   }
 
   private load(): Promise<LoadedCatalogue> {
-    this.loading ??= (async () => {
+    return this.singleFlight(async () => {
       const started = performance.now();
       try {
         const imaged = this.loaded === null ? await this.readImage() : null;
@@ -166,8 +179,16 @@ export class CurrentCatalogue {
       } finally {
         this.loading = null;
       }
-    })();
-    return this.loading;
+    });
+  }
+
+  /** The update under way, or `work` started as the one (it clears `loading` when it ends). */
+  private singleFlight(work: () => Promise<LoadedCatalogue>): Promise<LoadedCatalogue> {
+    if (this.loading !== null) return this.loading;
+    const loading = work();
+    this.loading = loading;
+    loading.finally(() => this.checkAgainIfAsked()).catch(() => undefined);
+    return loading;
   }
 
   /** The newest usable image's catalogue; null when there is none or it cannot be read (then the database). */

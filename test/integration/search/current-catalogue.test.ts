@@ -63,6 +63,44 @@ describe("the in-memory catalogue index follows the database", () => {
     await expect.poll(() => names(soon), { timeout: 10_000, interval: 60 }).toContain("Delta");
   });
 
+  it("when a change is announced while a reload is under way, then it shows once that reload ends, not at the next periodic check", async () => {
+    // A pool whose new connections take 800 ms (as on a busy database): a reload takes its
+    // snapshot on its first connection and ends at least 800 ms later, on its second.
+    const slow = createReadPool(database.url, 4, testLogger);
+    const connect = slow.connect.bind(slow) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
+    let connected = 0;
+    Object.assign(slow, {
+      // pool.query passes a callback: those connect at once; the load's own connections wait.
+      connect: async (...args: unknown[]) => {
+        if (args.length > 0) return connect(...args);
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        const client = await connect();
+        connected += 1;
+        return client;
+      },
+    });
+    try {
+      const announced = new CurrentCatalogue({ pool: slow, logger: testLogger, refreshMs: 3_600_000 });
+      await announced.current();
+      await seedServices(database.db, [{ name: "Zeta" }]);
+      const before = connected;
+      announced.refreshNow(); // a crawl's announcement: a reload starts
+      await expect.poll(() => connected, { timeout: 5_000, interval: 10 }).toBeGreaterThan(before);
+      // The reload's snapshot is taken; it cannot end for another 800 ms. A second crawl commits.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await seedServices(database.db, [{ name: "Eta" }]);
+      announced.refreshNow();
+      const loadedNames = async () =>
+        (
+          await serviceItems<{ name: string }>(slow, await announced.current(), { status: "all" }, "name")
+        ).map((item) => item.name);
+      await expect.poll(loadedNames, { timeout: 10_000, interval: 100 }).toContain("Eta");
+      expect(await loadedNames()).toContain("Zeta");
+    } finally {
+      await slow.end();
+    }
+  });
+
   it("when a transaction that began before the snapshot commits after it, then the change is still seen", async () => {
     const early = new pg.Client({ connectionString: database.url });
     const late = new pg.Client({ connectionString: database.url });
