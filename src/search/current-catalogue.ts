@@ -98,12 +98,14 @@ export class CurrentCatalogue {
         const change = index === null ? null : await changeSince(this.options.pool, index.snapshot);
         this.checkedAt = Date.now();
         if (change !== null) {
-          this.update(change).catch((error: unknown) =>
+          this.update(change).catch((error: unknown) => {
+            // Stopping ends a reload under way on purpose: nothing failed.
+            if (this.options.stopping?.aborted === true) return;
             this.options.logger.error(
               { err: error },
               "reloading the catalogue index failed; the previous one keeps answering",
-            ),
-          );
+            );
+          });
         }
       } finally {
         this.checking = null;

@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -7,6 +8,7 @@ import {
   pruneCatalogueChanges,
 } from "../../../src/catalogue/catalogue-changes";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
+import { createLogger } from "../../../src/logging/logger";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -99,6 +101,32 @@ describe("the in-memory catalogue index follows the database", () => {
     } finally {
       await slow.end();
     }
+  });
+
+  it("when the process stops during a background reload, then the reload ends without an error logged", async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = createLogger(
+      "debug",
+      false,
+      new Writable({
+        write(line: Buffer, _encoding, done) {
+          lines.push(JSON.parse(line.toString()) as { level: number; msg: string });
+          done();
+        },
+      }),
+    );
+    const stopping = new AbortController();
+    const stopped = new CurrentCatalogue({ pool, logger, refreshMs: 3_600_000, stopping: stopping.signal });
+    await stopped.current();
+    await seedServices(database.db, [{ name: "Theta" }]);
+    stopped.refreshNow();
+    await expect
+      .poll(() => pool.totalCount - pool.idleCount, { timeout: 5_000, interval: 1 })
+      .toBeGreaterThan(0); // the reload holds a connection
+    stopping.abort();
+    await expect.poll(() => pool.totalCount - pool.idleCount, { timeout: 5_000, interval: 20 }).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
 
   it("when a transaction that began before the snapshot commits after it, then the change is still seen", async () => {
