@@ -5,9 +5,9 @@ import { CHANGE_LOG_RETENTION_HOURS } from "./catalogue-changes";
 
 /**
  * Images of the in-memory catalogue (see src/search/catalogue-image.ts for what one holds): a row
- * per image and its bytes in chunks of a few MB. Plain pg on the read pool: the chunks are
- * megabytes of binary parameters and results (Buffers both ways, bytea in binary format), which
- * no typed model adds anything to.
+ * per image and its bytes in chunks of a few MB. Plain pg on the read pool: the chunks go in as
+ * megabytes of binary parameters (Buffers) and come back as base64 (see imageChunks), which no
+ * typed model adds anything to.
  */
 
 export interface ImageHeader {
@@ -31,7 +31,7 @@ export interface StoredImage extends ImageHeader {
  * pruned after CHANGE_LOG_RETENTION_HOURS), with an hour to spare for the transactions that were
  * running when it was taken.
  */
-export const IMAGE_USABLE_HOURS = CHANGE_LOG_RETENTION_HOURS - 1;
+const IMAGE_USABLE_HOURS = CHANGE_LOG_RETENTION_HOURS - 1;
 
 /** One advisory lock for writing images: one process writes at a time, the others skip theirs. */
 const WRITE_LOCK = "catalogue-image";
@@ -44,7 +44,7 @@ const IMAGE_COLUMNS = `id::text AS id, format, snapshot, services, endpoints, pi
  * this database's history (a snapshot from beyond the current one is another database's: a restore,
  * whose transaction ids start again lower, would otherwise make every change look already seen).
  */
-export async function newestImage(db: pg.Pool | pg.PoolClient, format: number): Promise<StoredImage | null> {
+async function newestImage(db: pg.Pool | pg.PoolClient, format: number): Promise<StoredImage | null> {
   const { rows } = await db.query<StoredImage>(
     `SELECT ${IMAGE_COLUMNS} FROM catalogue_images
      WHERE format = $1 AND created_at > now() - make_interval(hours => $2)
