@@ -3,7 +3,7 @@ import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { readCatalogueImage, writeCatalogueImage } from "./catalogue-image";
 import { refreshInPlace } from "./in-place-refresh";
-import { type LoadedCatalogue, loadCatalogue } from "./loaded-catalogue";
+import { type LoadedCatalogue, loadCatalogue, prepareOrders } from "./loaded-catalogue";
 
 /** What changed since a catalogue's snapshot: its shape (load it whole), or what is brought in place. */
 type Change = "shape" | "in place" | null;
@@ -141,6 +141,8 @@ export class CurrentCatalogue {
             { ms: Math.round(performance.now() - started) },
             "catalogue index refreshed in place",
           );
+          // Orders the update dropped (probes moved prices) are computed before a request needs them.
+          await prepareOrders(current);
           if (Date.now() - this.imageCheckedAt >= IMAGE_CHECK_MS) this.writeImage(current);
           return current;
         }
@@ -162,6 +164,7 @@ export class CurrentCatalogue {
             signal: this.options.stopping,
             oneWorkerAtATime: this.loaded !== null,
           }));
+        await prepareOrders(index);
         this.loaded = index;
         this.checkedAt = Date.now();
         this.options.onLoaded?.();

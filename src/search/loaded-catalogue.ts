@@ -8,7 +8,9 @@ import {
   type EntryFields,
   type EntryRow,
   entryCountQuery,
+  SERVICE_SORTS,
   type ServiceRecord,
+  serviceOrder,
   sortRanksOf,
 } from "../catalogue/service-queries";
 import { rowsInBatches } from "../db/cursor";
@@ -226,6 +228,19 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
       endpoints: endpoints.table,
     };
   });
+}
+
+/** Each sort in the direction a request gets when it names none. */
+const NATURAL_ORDERS = SERVICE_SORTS.map((sort) => serviceOrder(undefined, sort));
+
+/**
+ * Computes ahead, a slice per turn of the event loop, the sort orders a catalogue otherwise computes
+ * when a request first needs one (after a load, or after probes moved prices): each sort in its
+ * natural direction and the endpoints' price order. Returns how many it computed.
+ */
+export async function prepareOrders(catalogue: LoadedCatalogue): Promise<number> {
+  const computed = await catalogue.services.prepareOrders(NATURAL_ORDERS);
+  return computed + ((await catalogue.endpoints.preparePriceOrder()) ? 1 : 0);
 }
 
 /** The connection string a worker thread connects with: the pool's own. */

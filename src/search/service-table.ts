@@ -3,9 +3,10 @@ import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { ServiceOrder } from "../catalogue/service-queries";
 import { decimalToString } from "../normalise/decimal";
 import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
+import { runInSlices, runToEnd, type Steps } from "./event-loop-slices";
 import type { ServiceFilters } from "./filters";
 import { IdLookup } from "./id-lookup";
-import { orderByRanks, pageByKeys } from "./page-order";
+import { type ItemOrder, orderByRanksSteps, pageByKeys, slices } from "./page-order";
 import type { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
 import type { TextIndex } from "./text-index";
@@ -82,12 +83,16 @@ export function cheapestPrice(entry: ServiceEntry): Amount | null {
   return lowestAmount(entry.paymentOptions.map((option) => option.price));
 }
 
+const orderKey = (order: ServiceOrder) => `${order.sort}:${order.order}`;
+
 /** Filters whose lists hold at most 1 entry in SELECTIVE narrow a search before its words do. */
 const SELECTIVE = 8;
 
 export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
-  private readonly orders = new Map<string, { sorted: Int32Array; place: Int32Array }>();
+  private readonly orders = new Map<string, ItemOrder>();
+  /** Counts rerankPrices calls: an order prepared across one is not kept. */
+  private ranksChanged = 0;
   private readonly lookup: IdLookup;
 
   private constructor(
@@ -220,6 +225,7 @@ export class ServiceTable {
       if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
     });
     for (const key of this.orders.keys()) if (key.startsWith("price:")) this.orders.delete(key);
+    this.ranksChanged += 1;
   }
 
   at(i: number): ServiceEntry {
@@ -228,16 +234,45 @@ export class ServiceTable {
     return entry;
   }
 
+  /**
+   * Computes the orders not yet held, a slice per turn of the event loop. A request that needs an
+   * order nobody computed yet computes it at once (16-60 ms of CPU at 100,000 services, and the
+   * first request after a load always needed the default order): the catalogue's holder calls
+   * this before a new catalogue answers and after an in-place update. Returns how many it computed.
+   */
+  async prepareOrders(orders: readonly ServiceOrder[]): Promise<number> {
+    let computed = 0;
+    for (const order of orders) {
+      const key = orderKey(order);
+      if (this.orders.has(key)) continue;
+      const ranksChanged = this.ranksChanged;
+      const prepared = await runInSlices(this.orderSteps(order));
+      // Ranks moved meanwhile (rerankPrices): what was prepared is stale and is left unheld.
+      if (ranksChanged === this.ranksChanged && !this.orders.has(key)) this.orders.set(key, prepared);
+      computed += 1;
+    }
+    return computed;
+  }
+
   /** Every entry in the order of a sort: missing values last in both directions, ties by id. */
-  private sortOrder(order: ServiceOrder): { sorted: Int32Array; place: Int32Array } {
-    const cacheKey = `${order.sort}:${order.order}`;
-    const cached = this.orders.get(cacheKey);
-    if (cached) return cached;
+  private sortOrder(order: ServiceOrder): ItemOrder {
+    const key = orderKey(order);
+    const held = this.orders.get(key);
+    if (held) return held;
+    const computed = runToEnd(this.orderSteps(order));
+    this.orders.set(key, computed);
+    return computed;
+  }
+
+  private *orderSteps(order: ServiceOrder): Steps<ItemOrder> {
     // Relevance without q ranks nothing: every entry ties and id decides (as the SQL did).
     const key = order.sort === "relevance" ? null : order.sort;
-    const ranks = Int32Array.from(this.entries, (entry) => (key === null ? 0 : entry.sortRanks[key]));
-    const computed = orderByRanks(ranks, this.idPlace, order.order === "desc");
-    this.orders.set(cacheKey, computed);
-    return computed;
+    const ranks = new Int32Array(this.entries.length);
+    if (key !== null)
+      for (const [from, to] of slices(ranks.length)) {
+        for (let i = from; i < to; i += 1) ranks[i] = this.at(i).sortRanks[key];
+        yield;
+      }
+    return yield* orderByRanksSteps(ranks, this.idPlace, order.order === "desc");
   }
 }

@@ -1,11 +1,12 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 
 /**
- * Sorting that gives the event loop a turn every few milliseconds. A build worker's long
- * synchronous step held the answering thread's event loop as long as it lasted (measured at
- * 100,000 services: a 500 ms loop in the worker made a 586 ms gap on the main thread; the same
- * loop in 5 ms slices made none; why one thread's long turn holds the other's loop is not pinned
- * down), and sorting 100,000-200,000 lexemes with a comparator took 300-500 ms in one turn.
+ * Sorting that gives the event loop a turn every few milliseconds: sorting 100,000-200,000
+ * lexemes with a comparator took 300-500 ms in one turn. A large catalogue's lexicons are packed
+ * on build workers, where that only delays the worker, but a catalogue built in place (below
+ * OFF_THREAD_FROM) packs its lexicon on the answering thread when its image is written.
+ * (An earlier reading that a worker's long turn held the answering thread's loop was the
+ * benchmark's own loop monitor, which ran in every worker as well: see bench/scale-monitor.mjs.)
  */
 
 /** Values sorted per run before merging (~10 ms of comparator calls). */

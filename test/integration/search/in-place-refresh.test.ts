@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedSince, currentSnapshot, probedSince } from "../../../src/catalogue/catalogue-changes";
+import { listedEndpoints } from "../../../src/catalogue/endpoint-queries";
 import { recordProbe } from "../../../src/catalogue/probe-writes";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
-import { type LoadedCatalogue, loadCatalogue } from "../../../src/search/loaded-catalogue";
+import { endpointFields } from "../../../src/search/endpoint-table";
+import { type LoadedCatalogue, loadCatalogue, prepareOrders } from "../../../src/search/loaded-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { endpointItems, serviceItems } from "../../support/loaded-catalogue";
@@ -93,6 +95,37 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     await database.drop();
   });
 
+  it("when a catalogue loads, then each sort's natural order is computed before it answers", async () => {
+    // Ten sorts in their natural direction and the endpoints' price order, each computed once.
+    const fresh = await loadCatalogue(pool);
+    expect(await prepareOrders(fresh)).toBe(11);
+    expect(await prepareOrders(fresh)).toBe(0);
+    expect(await prepareOrders(await catalogue.current())).toBe(0);
+  });
+
+  it("when prices are ranked again while an order is prepared, then the stale order is not kept", async () => {
+    const fresh = await loadCatalogue(pool);
+    const byPrice = { sort: "price", order: "asc" } as const;
+    const preparing = fresh.services.prepareOrders([byPrice]);
+    fresh.services.rerankPrices(); // what an in-place update does, between two slices
+    expect(await preparing).toBe(1);
+    expect(await fresh.services.prepareOrders([byPrice])).toBe(1);
+    expect(await fresh.services.prepareOrders([byPrice])).toBe(0);
+  });
+
+  it("when an endpoint is replaced while the endpoints' price order is prepared, then the stale order is not kept", async () => {
+    const fresh = await loadCatalogue(pool);
+    const id = endpointIds["https://dear.test/price"] ?? "";
+    const [row] = await listedEndpoints(pool, [id]);
+    const i = fresh.endpoints.indexOf(id);
+    if (row === undefined || i === undefined) throw new Error("the endpoint is not listed");
+    const preparing = fresh.endpoints.preparePriceOrder();
+    fresh.endpoints.replace(i, endpointFields({ ...row, drift: row.drift !== null }));
+    expect(await preparing).toBe(true);
+    expect(await fresh.endpoints.preparePriceOrder()).toBe(true);
+    expect(await fresh.endpoints.preparePriceOrder()).toBe(false);
+  });
+
   it("when a probe is recorded, then it is a probe change of that endpoint, not a change of the catalogue", async () => {
     const snapshot = await snapshotNow();
     // The listing asks a cent on Base, like the probe's option: the cheapest price stays.
@@ -138,6 +171,8 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     await probe("https://dear.test/price", [probeOption({ price_usdc: "0.001", amount_atomic: "1000" })]);
     const refreshed = await catalogue.current();
     expect(refreshed).toBe(loaded);
+    // The price orders the update dropped were computed again before any request asked.
+    expect(await prepareOrders(refreshed)).toBe(0);
     expect(await namesByPrice(refreshed)).toEqual(["Dear oracle", "Cheap oracle"]);
     // The ranks computed in place are those a fresh load gets from Postgres.
     const fresh = await loadCatalogue(pool);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { orderByRanks, pageByKeys } from "../../../src/search/page-order";
+import { runInSlices, runToEnd } from "../../../src/search/event-loop-slices";
+import { ITEMS_PER_SLICE, orderByRanksSteps, pageByKeys } from "../../../src/search/page-order";
+
+const orderByRanks = (ranks: Int32Array, idPlace: Int32Array, descending: boolean) =>
+  runToEnd(orderByRanksSteps(ranks, idPlace, descending));
 
 describe("pageByKeys", () => {
   const values = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000); // a permutation
@@ -127,5 +131,33 @@ describe("orderByRanks", () => {
 
   it("when every rank is 0, then the order is the id order", () => {
     expect(Array.from(orderByRanks(new Int32Array(5), idPlace, true).sorted)).toEqual([1, 3, 4, 0, 2]);
+  });
+
+  it("when an order of many items is computed in slices, then it is the order computed at once, and requests get turns between slices", async () => {
+    const size = 3 * ITEMS_PER_SLICE + 5;
+    const manyRanks = Int32Array.from({ length: size }, (_, i) => (i * 7_919) % 97);
+    const manyPlaces = Int32Array.from({ length: size }, (_, i) => (i * 104_729) % size);
+    let turns = 0;
+    const counting = setInterval(() => {
+      turns += 1;
+    }, 0);
+    let slices = 0;
+    const counted = function* () {
+      const steps = orderByRanksSteps(manyRanks, manyPlaces, true);
+      for (;;) {
+        const step = steps.next();
+        if (step.done === true) return step.value;
+        slices += 1;
+        yield;
+      }
+    };
+    const sliced = await runInSlices(counted());
+    clearInterval(counting);
+    const atOnce = orderByRanks(manyRanks, manyPlaces, true);
+    expect(Array.from(sliced.sorted)).toEqual(Array.from(atOnce.sorted));
+    expect(Array.from(sliced.place)).toEqual(Array.from(atOnce.place));
+    // Three passes of four slices each, with the event loop free between them.
+    expect(slices).toBe(12);
+    expect(turns).toBeGreaterThan(0);
   });
 });
