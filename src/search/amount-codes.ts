@@ -38,6 +38,13 @@ export class AmountCodes {
     return code;
   }
 
+  /** The code's amount. */
+  amount(code: number): Amount {
+    const amount = this.amounts[code];
+    if (amount === undefined) throw new Error(`no amount has code ${code}`);
+    return amount;
+  }
+
   /** The rank of the code's amount (1 = the lowest). */
   rankOf(code: number): number {
     return this.rankTable()[code] as number;

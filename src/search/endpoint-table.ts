@@ -4,7 +4,7 @@ import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { PaymentOptionRecord } from "../catalogue/service-details";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { AmountCodes } from "./amount-codes";
-import { amountOf } from "./amounts";
+import { type Amount, amountOf, compareAmounts, sameAmount } from "./amounts";
 import { runInSlices, runToEnd, type Steps } from "./event-loop-slices";
 import type { EndpointFilters } from "./filters";
 import { IdLookup, type PackedIds, packedIdAt, packIds } from "./id-lookup";
@@ -353,6 +353,7 @@ export class EndpointTable {
     const { networks, prices } = columns.dictionaries;
     if (this.id(i) !== fields.id || !this.canReplace(i, fields))
       throw new Error(`endpoint entry ${i} cannot take ${fields.id}'s fields`);
+    const lowestBefore = this.lowestPrice(i);
     columns.networks.replace(
       i,
       Int32Array.from(fields.networks, (n) => networks.code(n)),
@@ -363,9 +364,23 @@ export class EndpointTable {
     );
     columns.flags[i] = flagsOf(fields);
     columns.lastVerifiedAt[i] = fields.lastVerifiedAt ?? Number.NaN;
-    // The price order is computed again when next asked for.
-    this.byPrice = null;
+    // The price order orders by the lowest price alone (ties by place): it holds while that stays,
+    // as it does for most probes (a sweep replaces hundreds of endpoints a second, and computing
+    // the order again each time cost ~60 ms of CPU a second at 475,000 endpoints).
+    if (!sameAmount(lowestBefore, this.lowestPrice(i))) this.byPrice = null;
     this.changes += 1;
+  }
+
+  /** Entry i's lowest price; null when it has none. */
+  private lowestPrice(i: number): Amount | null {
+    const { prices } = this.columns.dictionaries;
+    let lowest: Amount | null = null;
+    this.columns.prices.some(i, (code) => {
+      const amount = prices.amount(code);
+      if (lowest === null || compareAmounts(amount, lowest) < 0) lowest = amount;
+      return false;
+    });
+    return lowest;
   }
 
   /** The lowest price rank of entry i (see AmountCodes); 0 when it has no price. */

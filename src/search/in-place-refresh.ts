@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { changesSince, currentSnapshot, probedSince } from "../catalogue/catalogue-changes";
 import { type ListedEndpoint, listedEndpoints } from "../catalogue/endpoint-queries";
 import { type EntryFacets, entryFacets, NO_FACETS } from "../catalogue/entry-facets";
@@ -5,7 +6,7 @@ import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { readInOneSnapshot } from "../db/read-snapshot";
 import { sameAmount } from "./amounts";
-import { endpointFields } from "./endpoint-table";
+import { type EndpointFields, endpointFields } from "./endpoint-table";
 import { Interned } from "./interned";
 import { type LoadedCatalogue, serviceEntry } from "./loaded-catalogue";
 import type { ServiceEntry } from "./service-entry";
@@ -54,30 +55,52 @@ export async function refreshInPlace(pool: ReadPool, catalogue: LoadedCatalogue)
       facets: await entryFacets(client, rowIds),
     };
   });
-  return changes !== null && applyInPlace(catalogue, changes);
+  return changes !== null && applyInPlace(catalogue, await planInPlace(catalogue, changes));
 }
 
-/** Replaces the changed entries, all or none (synchronously: no request sees half of it). */
-function applyInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges): boolean {
+/** Rows planned between two turns of the event loop (~1-2 ms of lookups and entries). */
+const ROWS_PER_TURN = 64;
+
+/** The replacements an in-place update makes. */
+interface InPlacePlan {
+  snapshot: string;
+  endpoints: Array<[number, EndpointFields]>;
+  services: Array<[number, ServiceEntry]>;
+  pricesMoved: boolean;
+}
+
+/**
+ * The replacements the changes make, worked out a slice per turn of the event loop (a sweep's
+ * second of probes is hundreds of rows, 10-30 ms of lookups and new entries, which a busy
+ * two-core machine stretched to 100 ms held); null when an entry cannot be replaced in place.
+ * Planning only reads the catalogue, and only its holder changes it, one update at a time
+ * (CurrentCatalogue), so the plan still fits when it is applied.
+ */
+async function planInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges): Promise<InPlacePlan | null> {
   const { services, endpoints } = catalogue;
-  const endpointUpdates: Array<[number, ReturnType<typeof endpointFields>]> = [];
+  const turn = async (k: number) => {
+    if (k % ROWS_PER_TURN === ROWS_PER_TURN - 1) await yieldToEventLoop();
+  };
+  const endpointUpdates: InPlacePlan["endpoints"] = [];
   /** Change of each entry's payable endpoint count, by the entry's shown id. */
   const payableChange = new Map<string, number>();
-  for (const row of changes.endpoints) {
+  for (const [k, row] of changes.endpoints.entries()) {
     const i = endpoints.indexOf(row.id);
     // Listed since the catalogue loaded: only a change of its shape does that.
-    if (i === undefined) return false;
+    if (i === undefined) return null;
     const next = endpointFields({ ...row, drift: row.drift !== null });
+    if (!endpoints.canReplace(i, next)) return null;
     const step = Number(next.payable) - Number(endpoints.isPayable(i));
     if (step !== 0) payableChange.set(row.serviceId, (payableChange.get(row.serviceId) ?? 0) + step);
     endpointUpdates.push([i, next]);
+    await turn(k);
   }
-  const serviceUpdates: Array<[number, ServiceEntry]> = [];
+  const serviceUpdates: InPlacePlan["services"] = [];
   const strings = new Interned();
   let pricesMoved = false;
-  for (const record of changes.records) {
+  for (const [k, record] of changes.records.entries()) {
     const i = services.indexOf(record.id);
-    if (i === undefined) return false;
+    if (i === undefined) return null;
     const old = services.at(i);
     const next = serviceEntry(
       record,
@@ -86,15 +109,21 @@ function applyInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges): bool
       old.payableEndpoints + (payableChange.get(record.id) ?? 0),
       strings,
     );
-    if (!indexedFieldsEqual(old, next)) return false;
+    if (!indexedFieldsEqual(old, next)) return null;
     pricesMoved ||= !sameAmount(cheapestPrice(old), cheapestPrice(next));
     serviceUpdates.push([i, next]);
+    await turn(k);
   }
-  if (!endpointUpdates.every(([i, fields]) => endpoints.canReplace(i, fields))) return false;
-  for (const [i, fields] of endpointUpdates) endpoints.replace(i, fields);
-  for (const [i, entry] of serviceUpdates) services.replace(i, entry);
-  if (pricesMoved) services.rerankPrices();
-  catalogue.snapshot = changes.snapshot;
+  return { snapshot: changes.snapshot, endpoints: endpointUpdates, services: serviceUpdates, pricesMoved };
+}
+
+/** Makes the planned replacements, all or none (synchronously: no request sees half of them). */
+function applyInPlace(catalogue: LoadedCatalogue, plan: InPlacePlan | null): boolean {
+  if (plan === null) return false;
+  for (const [i, fields] of plan.endpoints) catalogue.endpoints.replace(i, fields);
+  for (const [i, entry] of plan.services) catalogue.services.replace(i, entry);
+  if (plan.pricesMoved) catalogue.services.rerankPrices();
+  catalogue.snapshot = plan.snapshot;
   return true;
 }
 

@@ -47,6 +47,14 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
       drift: null,
     });
   };
+  /** The endpoint's entry in the catalogue and its fields as they are stored now. */
+  const listedEntry = async (index: LoadedCatalogue, url: string) => {
+    const id = endpointIds[url] ?? "";
+    const [row] = await listedEndpoints(pool, [id]);
+    const i = index.endpoints.indexOf(id);
+    if (row === undefined || i === undefined) throw new Error(`${url} is not listed`);
+    return { i, fields: endpointFields({ ...row, drift: row.drift !== null }) };
+  };
   const snapshotNow = async () => {
     const client = await pool.connect();
     try {
@@ -115,15 +123,29 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
 
   it("when an endpoint is replaced while the endpoints' price order is prepared, then the stale order is not kept", async () => {
     const fresh = await loadCatalogue(pool);
-    const id = endpointIds["https://dear.test/price"] ?? "";
-    const [row] = await listedEndpoints(pool, [id]);
-    const i = fresh.endpoints.indexOf(id);
-    if (row === undefined || i === undefined) throw new Error("the endpoint is not listed");
+    const { i, fields } = await listedEntry(fresh, "https://dear.test/price");
     const preparing = fresh.endpoints.preparePriceOrder();
-    fresh.endpoints.replace(i, endpointFields({ ...row, drift: row.drift !== null }));
+    fresh.endpoints.replace(i, fields);
     expect(await preparing).toBe(true);
     expect(await fresh.endpoints.preparePriceOrder()).toBe(true);
     expect(await fresh.endpoints.preparePriceOrder()).toBe(false);
+  });
+
+  it("when an endpoint's lowest price stays, then the endpoints' price order is kept; when it moves, the order is computed again", async () => {
+    const fresh = await loadCatalogue(pool);
+    const { i, fields } = await listedEntry(fresh, "https://cheap.test/price");
+    expect(fields.prices).toEqual(["0.01"]);
+    const byPrice = () => fresh.endpoints.list({}, "price", { offset: 0, limit: 10 }, undefined, Date.now());
+    expect(await fresh.endpoints.preparePriceOrder()).toBe(true);
+    const before = byPrice().page;
+    // A probe that confirms the price (written another way) and verifies the endpoint: same order.
+    fresh.endpoints.replace(i, { ...fields, prices: ["0.010", "0.5"], lastVerifiedAt: Date.now() });
+    expect(await fresh.endpoints.preparePriceOrder()).toBe(false);
+    expect(byPrice().page).toEqual(before);
+    // Dearer than the other endpoint now: the order is computed again, and follows.
+    fresh.endpoints.replace(i, { ...fields, prices: ["0.09"] });
+    expect(await fresh.endpoints.preparePriceOrder()).toBe(true);
+    expect(byPrice().page).toEqual([...before].reverse());
   });
 
   it("when a probe is recorded, then it is a probe change of that endpoint, not a change of the catalogue", async () => {
