@@ -86,9 +86,11 @@ export class CurrentCatalogue {
   refreshNow(): void {
     if (this.loaded === null || this.options.refreshMs === 0) return;
     if (this.checking !== null || this.loading !== null) this.checkAgain = true;
-    void this.checkInBackground().catch((error: unknown) =>
-      this.options.logger.warn({ err: error }, "checking for a newer catalogue failed"),
-    );
+    void this.checkInBackground().catch((error: unknown) => {
+      // Stopping closes the pool under a check: nothing failed.
+      if (this.options.stopping?.aborted === true) return;
+      this.options.logger.warn({ err: error }, "checking for a newer catalogue failed");
+    });
   }
 
   private checkInBackground(): Promise<void> {

@@ -103,7 +103,8 @@ describe("the in-memory catalogue index follows the database", () => {
     }
   });
 
-  it("when the process stops during a background reload, then the reload ends without an error logged", async () => {
+  /** A logger whose lines the test reads. */
+  const recordingLogger = () => {
     const lines: Array<{ level: number; msg: string }> = [];
     const logger = createLogger(
       "debug",
@@ -115,6 +116,11 @@ describe("the in-memory catalogue index follows the database", () => {
         },
       }),
     );
+    return { lines, logger };
+  };
+
+  it("when the process stops during a background reload, then the reload ends without an error logged", async () => {
+    const { lines, logger } = recordingLogger();
     const stopping = new AbortController();
     const stopped = new CurrentCatalogue({ pool, logger, refreshMs: 3_600_000, stopping: stopping.signal });
     await stopped.current();
@@ -127,6 +133,24 @@ describe("the in-memory catalogue index follows the database", () => {
     await expect.poll(() => pool.totalCount - pool.idleCount, { timeout: 5_000, interval: 20 }).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+  });
+
+  it("when a change is announced as the process stops and its pool closes, then the failed check is not logged as a warning", async () => {
+    const { lines, logger } = recordingLogger();
+    const closing = createReadPool(database.url, 2, testLogger);
+    const stopping = new AbortController();
+    const stopped = new CurrentCatalogue({
+      pool: closing,
+      logger,
+      refreshMs: 3_600_000,
+      stopping: stopping.signal,
+    });
+    await stopped.current();
+    stopping.abort();
+    await closing.end();
+    stopped.refreshNow();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
   });
 
   it("when a transaction that began before the snapshot commits after it, then the change is still seen", async () => {
