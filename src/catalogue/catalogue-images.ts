@@ -5,8 +5,8 @@ import { CHANGE_LOG_RETENTION_HOURS } from "./catalogue-changes";
 
 /**
  * Images of the in-memory catalogue (see src/search/catalogue-image.ts for what one holds): a row
- * per image and its bytes in chunks of a few MB. Plain pg on the read pool: the chunks go in as
- * megabytes of binary parameters (Buffers) and come back as base64 (see imageChunks), which no
+ * per image and its bytes in chunks of about a megabyte. Plain pg on the read pool: the chunks go in as
+ * binary parameters (Buffers) and come back as base64 (see imageChunks), which no
  * typed model adds anything to.
  */
 
@@ -72,7 +72,7 @@ export function readNewestImage<T>(
 }
 
 /**
- * The image's chunks in order, one query each (a chunk is a few MB). As base64: pg decodes every
+ * The image's chunks in order, one query each (a chunk is about a megabyte). As base64: pg decodes every
  * result as text, and bytea's hex text is twice the bytes and took 3.4-3.7 s against 1.7-1.9 s
  * for 254 MB here (Postgres encodes base64 quickly, Node decodes it at ~1 GB/s).
  */
