@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { inLongTransaction } from "../db/long-transaction";
 import type { ReadPool } from "../db/read-pool";
 import { readInOneSnapshot } from "../db/read-snapshot";
 import { CHANGE_LOG_RETENTION_HOURS } from "./catalogue-changes";
@@ -101,25 +102,21 @@ export interface ImageWriter {
  * format, and any image past its use, is deleted. Readers see the new image whole or not at all.
  * Returns whether it was written.
  */
-export async function writeImage(
+export function writeImage(
   pool: ReadPool,
   header: ImageHeader,
   worthWriting: (newest: StoredImage | null, client: pg.PoolClient) => Promise<boolean>,
   write: (writer: ImageWriter) => Promise<number[]>,
 ): Promise<boolean> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    // Hundreds of MB at 100,000 services: beyond the pool's limit for one API query.
-    await client.query("SET LOCAL statement_timeout = '300s'");
+  // Hundreds of MB at 100,000 services: a long transaction. Nothing is written when it is not
+  // worth it, so that path commits what it only read.
+  return inLongTransaction(pool, "BEGIN", async (client) => {
     const { rows } = await client.query<{ locked: boolean }>(
       "SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked",
       [WRITE_LOCK],
     );
-    if (rows[0]?.locked !== true || !(await worthWriting(await newestImage(client, header.format), client))) {
-      await client.query("ROLLBACK");
+    if (rows[0]?.locked !== true || !(await worthWriting(await newestImage(client, header.format), client)))
       return false;
-    }
     const inserted = await client.query<{ id: string }>(
       `INSERT INTO catalogue_images (format, snapshot, services, endpoints, pieces, bytes)
        VALUES ($1, $2, $3, $4, '{}', 0) RETURNING id::text AS id`,
@@ -150,12 +147,6 @@ export async function writeImage(
        WHERE (format = $1 AND id < $2) OR created_at < now() - make_interval(hours => $3)`,
       [header.format, id, IMAGE_USABLE_HOURS],
     );
-    await client.query("COMMIT");
     return true;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
