@@ -164,7 +164,7 @@ export class CurrentCatalogue {
           imaged ??
           (await loadCatalogue(this.options.pool, {
             signal: this.options.stopping,
-            oneWorkerAtATime: this.loaded !== null,
+            onePartAtATime: this.loaded !== null,
           }));
         await prepareOrders(index);
         this.loaded = index;

@@ -161,11 +161,15 @@ export interface LoadOptions {
   /** Stops the load at its next batch (the process is shutting down). */
   signal?: AbortSignal;
   /**
-   * Build on one worker thread at a time: for a reload, beside a catalogue that keeps answering,
-   * memory matters more than time (two workers' builds at once were the peak); a first load,
-   * with nothing to answer from, uses both at once.
+   * Read and build one part at a time (the endpoints list, then the services' text index, then
+   * the services), each on one connection: for a reload, beside a catalogue that keeps answering,
+   * the answering thread's share of the CPU and memory matter more than time. Two workers' builds
+   * at once were the memory peak, and two connections streaming at once keep two Postgres
+   * backends busy: on two cores shared with Postgres, the answering thread then waited 60-116 ms
+   * for a core (harness at 100,000 services; one part at a time: reloads 22 s → 27-29 s, the
+   * longest wait 86 ms, most under 50). A first load, with nothing to answer from, does all at once.
    */
-  oneWorkerAtATime?: boolean;
+  onePartAtATime?: boolean;
 }
 
 const OFF_THREAD_FROM = 20_000;
@@ -181,7 +185,7 @@ async function documentCounts(client: pg.PoolClient): Promise<Record<DocumentSet
  * Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data.
  * Services are read here on a second connection sharing the snapshot (`pg_export_snapshot`);
  * a large catalogue's endpoints list and services' text index are built on worker threads
- * meanwhile (catalogue-build.ts), a small one's on this thread. Rows come through cursors a batch
+ * meanwhile, or before with `onePartAtATime` (catalogue-build.ts), a small one's on this thread. Rows come through cursors a batch
  * at a time, each batch made into columns before the next is read, with the event loop free in
  * between: memory holds what is being built and a batch, never every row at once, and requests
  * keep being answered (from the previous catalogue) while a new one loads.
@@ -205,10 +209,11 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
     const servicesText =
       counts.services < offThreadFrom
         ? null
-        : options.oneWorkerAtATime === true
+        : options.onePartAtATime === true
           ? endpointsBuilt.then(servicesTextOffThread)
           : servicesTextOffThread();
     servicesText?.catch(() => undefined);
+    if (options.onePartAtATime === true) await (servicesText ?? endpointsBuilt);
     const services = await readInOneSnapshot(
       pool,
       async (other) => {

@@ -39,8 +39,10 @@ describe("loading the catalogue with its text indexes built on worker threads", 
     expect(expected.searches[0]?.total).toBeGreaterThan(0);
     expect(expected.searches[0]?.posts.length).toBeGreaterThan(0);
     expect(answers(offThread)).toEqual(expected);
-    const oneAtATime = await loadCatalogue(pool, { offThreadFrom: 0, oneWorkerAtATime: true });
-    expect(answers(oneAtATime)).toEqual(expected);
+    for (const offThreadFrom of [0, Number.POSITIVE_INFINITY]) {
+      const onePartAtATime = await loadCatalogue(pool, { offThreadFrom, onePartAtATime: true });
+      expect(answers(onePartAtATime)).toEqual(expected);
+    }
   });
 
   it("when the process stops during a load, then the load ends at once, on this thread and on the workers", async () => {
