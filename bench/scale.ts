@@ -62,6 +62,18 @@ const mb = (kb: number) => kb / 1024;
 
 class PhaseFailure extends Error {}
 
+/**
+ * The longest gap between the monitor's 10 ms ticks, ms beyond the tick, and how the answering
+ * thread spent it: running, or runnable and waiting for a core (null where Linux does not say).
+ */
+interface TickGap {
+  ms: number;
+  runMs: number | null;
+  waitMs: number | null;
+}
+
+const NO_GAP: TickGap = { ms: 0, runMs: null, waitMs: null };
+
 /** The replica process: its log lines, its stalls (from bench/scale-monitor.mjs on fd 3), its /proc. */
 class Replica {
   readonly loads: Array<{ at: number; ms: number; services: number; endpoints: number; from: string }> = [];
@@ -72,6 +84,7 @@ class Replica {
   heapMb = 0;
   private peakHeapMb = 0;
   private longestStallMs = 0;
+  private longestGap = NO_GAP;
   private stderrTail = "";
   private readonly startedAt = performance.now();
   /** The last /proc reading, kept so a crash can still say how far memory had grown. */
@@ -99,8 +112,9 @@ class Replica {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-16_384);
     });
     createInterface({ input: child.stdio[3] as NodeJS.ReadableStream }).on("line", (line) => {
-      const sample = JSON.parse(line) as { stallMs: number; heapMb: number };
+      const sample = JSON.parse(line) as { stallMs: number; gap: TickGap; heapMb: number };
       this.longestStallMs = Math.max(this.longestStallMs, sample.stallMs);
+      if (sample.gap.ms > this.longestGap.ms) this.longestGap = sample.gap;
       this.heapMb = sample.heapMb;
       this.peakHeapMb = Math.max(this.peakHeapMb, sample.heapMb);
     });
@@ -176,10 +190,11 @@ class Replica {
     return processCpuSeconds(this.child.pid ?? -1) ?? Number.NaN;
   }
 
-  /** The longest event-loop stall since the last call. */
-  takeLongestStallMs(): number {
-    const longest = this.longestStallMs;
+  /** The longest event-loop stall since the last call, and the longest tick gap's split. */
+  takeLongestStall(): { ms: number; gap: TickGap } {
+    const longest = { ms: this.longestStallMs, gap: this.longestGap };
     this.longestStallMs = 0;
+    this.longestGap = NO_GAP;
     return longest;
   }
 
@@ -309,6 +324,7 @@ interface ChangeResult {
   /** From the writes' start until 3 s after the change showed. */
   windowSeconds: number;
   longestStallMs: number;
+  longestGap: TickGap;
   longestWaitMs: number;
   requests: number;
   failures: Record<string, number>;
@@ -388,7 +404,7 @@ async function measureChange(
   settled: () => boolean = () => true,
 ): Promise<ChangeResult> {
   await client.take();
-  replica.takeLongestStallMs();
+  replica.takeLongestStall();
   const loadsBefore = replica.loads.length;
   const cpu = replica.cpuSeconds();
   const started = performance.now();
@@ -400,6 +416,7 @@ async function measureChange(
   await replica.within(10_000, sleep(3_000));
   const loads = replica.loads.slice(loadsBefore);
   const window = await client.take();
+  const stall = replica.takeLongestStall();
   return {
     change,
     writesSeconds: (announced - started) / 1000,
@@ -408,7 +425,8 @@ async function measureChange(
     loadMs: loads.at(-1)?.ms ?? null,
     cpuSeconds: replica.cpuSeconds() - cpu,
     windowSeconds: (performance.now() - started) / 1000,
-    longestStallMs: replica.takeLongestStallMs(),
+    longestStallMs: stall.ms,
+    longestGap: stall.gap,
     longestWaitMs: window.longestMs,
     requests: window.requests,
     failures: window.failures,
@@ -845,7 +863,7 @@ function report(results: SizeResult[], command: string): string {
     ],
   );
   const changeRows = results.flatMap((r) =>
-    r.changes.map((c) => [
+    [...r.changes, ...(r.restart === null ? [] : [r.restart.reload])].map((c) => [
       r.services,
       c.change,
       fixed(c.writesSeconds, 1),
@@ -854,6 +872,9 @@ function report(results: SizeResult[], command: string): string {
       fixed(c.loadMs),
       `${fixed(c.cpuSeconds, 1)} in ${fixed(c.windowSeconds, 1)} s`,
       fixed(c.longestStallMs),
+      c.longestGap.runMs === null
+        ? `${fixed(c.longestGap.ms)} (–)`
+        : `${fixed(c.longestGap.ms)} (${fixed(c.longestGap.runMs)} / ${fixed(c.longestGap.waitMs)})`,
       fixed(c.longestWaitMs),
       `${c.requests} (${failuresText(c.failures)})`,
     ]),
@@ -906,6 +927,7 @@ function report(results: SizeResult[], command: string): string {
         "last load ms (log)",
         "replica CPU s",
         "longest stall ms",
+        "longest tick gap ms (ran / waited for a core)",
         "longest client wait ms",
         "client requests (failed)",
       ],
