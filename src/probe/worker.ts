@@ -87,7 +87,11 @@ export function startProbeWorkers(
       try {
         output = await handleProbeJob(deps, job.data);
       } catch (error) {
-        deps.logger.warn({ err: error, endpointId: job.data.endpointId }, "probe job failed");
+        // A stop ends waits for a host's turn on purpose: the job goes back for another worker
+        // (one line each would be hundreds of warnings when a sweep is under way).
+        if (deps.signal.aborted)
+          deps.logger.debug({ endpointId: job.data.endpointId }, "probe job given back: probing is stopping");
+        else deps.logger.warn({ err: error, endpointId: job.data.endpointId }, "probe job failed");
         await boss.fail(PROBE_QUEUE, job.id, { message: message(error) });
         return;
       }

@@ -1,12 +1,14 @@
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBoss, ensureQueues, PROBE_QUEUE, SWEEP_QUEUE } from "../../../src/probe/queue";
-import { enqueueProbes, requestSweep } from "../../../src/probe/schedule";
+import { HostRateLimiter } from "../../../src/probe/rate-limit";
+import { enqueueProbes, hostKey, requestSweep } from "../../../src/probe/schedule";
 import { startProbing } from "../../../src/probe/start-probing";
+import { startProbeWorkers } from "../../../src/probe/worker";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { testLogger } from "../../support/logger";
-import { TEST_USER_AGENT, testProbeSettings } from "../../support/probe";
+import { recordingLogger, testLogger } from "../../support/logger";
+import { TEST_USER_AGENT, testProbeSettings, testWorkerDeps } from "../../support/probe";
 import { startEntryPoint } from "../../support/processes";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
@@ -40,6 +42,10 @@ describe("the probe queue shared by several workers", () => {
         [PROBE_QUEUE],
       )
     ).rows[0]?.n ?? -1;
+  const jobStates = async () =>
+    (
+      await sql.query<{ state: string }>("SELECT state::text FROM pgboss.job WHERE name = $1", [PROBE_QUEUE])
+    ).rows.map((row) => row.state);
   const allProbedOnceAndIdle = async () =>
     (await probesPerEndpoint()).every((n) => n >= 1) && (await jobsNotFinished()) === 0;
 
@@ -125,6 +131,42 @@ describe("the probe queue shared by several workers", () => {
       { state: "completed", n: 2 },
       { state: "created", n: ENDPOINTS - 2 },
     ]);
+  });
+
+  it("when probing stops while a job waits for its host's turn, then the job goes back to the queue without a warning, and a job that fails otherwise is warned of", async () => {
+    const [endpoint] = await database.db.endpoint.findMany({ orderBy: { id: "asc" }, take: 1 });
+    if (endpoint === undefined) throw new Error("no endpoint seeded");
+    const boss = createBoss(database.url, 2);
+    await boss.start();
+    const { lines, logger } = recordingLogger();
+    const stopping = new AbortController();
+    // The host's one turn a minute is taken: the job waits for the next.
+    const limiter = new HostRateLimiter(1);
+    await limiter.acquire(hostKey(endpoint.url));
+    const deps = { ...testWorkerDeps(database.db), limiter, logger, signal: stopping.signal };
+    await ensureQueues(boss);
+    let workers = startProbeWorkers(boss, deps, 1, 0.1);
+    try {
+      const enqueuedAt = new Date().toISOString();
+      await boss.send(PROBE_QUEUE, { endpointId: endpoint.id, enqueuedAt });
+      await waitFor("the job taken", async () => (await jobStates()).includes("active"));
+      stopping.abort(new Error("probing is stopping"));
+      await waitFor("the job given back", async () => (await jobStates()).includes("retry"));
+      expect(site.requests).toHaveLength(0);
+      expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+      expect(lines.map((line) => line.msg)).toContain("probe job given back: probing is stopping");
+
+      // Not stopping: a job that cannot be served (no such endpoint id) is a warning.
+      await workers.stop();
+      await sql.query("DELETE FROM pgboss.job WHERE name = $1", [PROBE_QUEUE]);
+      workers = startProbeWorkers(boss, { ...deps, signal: new AbortController().signal }, 1, 0.1);
+      await boss.send(PROBE_QUEUE, { endpointId: "not-an-id", enqueuedAt });
+      await waitFor("the failure warned of", async () => lines.some((line) => line.level === 40));
+      expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual(["probe job failed"]);
+    } finally {
+      await workers.stop();
+      await boss.stop({ graceful: false });
+    }
   });
 
   it("when probing starts, then the sweep is scheduled in the database with the configured cron", async () => {

@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,12 +7,11 @@ import {
   pruneCatalogueChanges,
 } from "../../../src/catalogue/catalogue-changes";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
-import { createLogger } from "../../../src/logging/logger";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { serviceItems } from "../../support/loaded-catalogue";
-import { testLogger } from "../../support/logger";
+import { recordingLogger, testLogger } from "../../support/logger";
 
 describe("the in-memory catalogue index follows the database", () => {
   let database: TestDatabase;
@@ -102,22 +100,6 @@ describe("the in-memory catalogue index follows the database", () => {
       await slow.end();
     }
   });
-
-  /** A logger whose lines the test reads. */
-  const recordingLogger = () => {
-    const lines: Array<{ level: number; msg: string }> = [];
-    const logger = createLogger(
-      "debug",
-      false,
-      new Writable({
-        write(line: Buffer, _encoding, done) {
-          lines.push(JSON.parse(line.toString()) as { level: number; msg: string });
-          done();
-        },
-      }),
-    );
-    return { lines, logger };
-  };
 
   it("when the process stops during a background reload, then the reload ends without an error logged", async () => {
     const { lines, logger } = recordingLogger();
