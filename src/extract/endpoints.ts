@@ -43,6 +43,17 @@ const NOT_BADGES = new Set(["button", "option", "select", "input", "textarea", "
 /** Labels that a card may print next to an endpoint's parts. */
 const PART_LABEL = /^(?:method|verb|url|uri|path|endpoint|route|description|purpose|summary)\s*:?$/i;
 const MAX_ITEM_TEXT = 600;
+/**
+ * A price shown beside an endpoint ("$0.001 / request", "0.01 USDC per call", "Price: 0.01"):
+ * what calling it costs, not what it does, so it is kept out of the endpoint's description. A
+ * price label, a currency or a per-call unit is required, so a bare figure is never taken for one.
+ */
+const AMOUNT = String.raw`(?:US\$|\$|USDC|USD)?\s*\d[\d,]*(?:\.\d+)?\s*(?:USDC|USD)?`;
+const PER_CALL = String.raw`(?:\/|per)\s*(?:call|request|req|query|use|invocation|run)`;
+const PRICED = String.raw`(?:(?:price|cost|fee)\s*:?\s*${AMOUNT}|(?=[^—–|·•]*(?:\$|usd|${PER_CALL}))${AMOUNT})(?:\s*${PER_CALL})?`;
+const PRICE = new RegExp(`^${PRICED}$`, "i");
+/** The same price closing a line of text: "Forward geocoding · $0.001 per call". */
+const TRAILING_PRICE = new RegExp(String.raw`\s*[—–|·•(-]\s*${PRICED}\s*\)?$`, "i");
 
 interface Item {
   node: Element;
@@ -200,7 +211,10 @@ function readItem(dom: PageDom, item: Item): RawEndpoint | null {
     ...(item.methodNode ? [item.methodNode] : []),
     ...(found.node ? [found.node] : []),
   ]);
-  for (const el of dom.contentElements(node)) if (PART_LABEL.test(dom.text(el))) skip.add(el);
+  for (const el of dom.contentElements(node)) {
+    const text = dom.text(el);
+    if (PART_LABEL.test(text) || PRICE.test(text)) skip.add(el);
+  }
   let description: string | null;
   if (node.name === "dt") {
     // A definition list: the term shows method and URL, its definitions describe the endpoint.
@@ -277,7 +291,10 @@ function usableHref(href: string | undefined): boolean {
 }
 
 function cleanDescription(text: string): string | null {
-  const cleaned = collapse(text)
+  const collapsed = collapse(text);
+  if (PRICE.test(collapsed)) return null;
+  const cleaned = collapsed
+    .replace(TRAILING_PRICE, "")
     .replace(/^(?:description|purpose|summary)\s*:\s*/i, "")
     .replace(/^[\s—–\-:|·•→]+|[\s—–\-:|·•→]+$/g, "");
   return cleaned === "" ? null : cleaned;
