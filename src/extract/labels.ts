@@ -172,6 +172,13 @@ const OTHER_PERIOD_WORDS = new Set([
 const PERIOD =
   /\b(\d+)\s*(d|days?|h|hrs?|hours?|w|wks?|weeks?|m|mins?|minutes?|mos?|months?|y|yrs?|years?)\b/g;
 
+/**
+ * "Latency (p50)" is the median, which the response-time field accepts; any other percentile
+ * ("p95", "p99.9") measures the slow tail, a different figure that must not pass for the average.
+ */
+const MEDIAN = /^p50$/;
+const PERCENTILE = /^p\d{1,3}$/;
+
 /** Labels are short; anything longer is a sentence that merely mentions a word like "volume". */
 const MAX_LABEL_WORDS = 10;
 const MAX_MEANINGFUL_WORDS = 4;
@@ -204,8 +211,11 @@ export function labelTokens(text: string): string[] | null {
     return " ";
   });
   if (otherPeriod) return null;
-  const tokens = s.split(" ").filter((t) => t !== "");
-  if (tokens.some((t) => OTHER_PERIOD_WORDS.has(t))) return null;
+  const tokens = s
+    .split(" ")
+    .filter((t) => t !== "")
+    .map((t) => (MEDIAN.test(t) ? "median" : t));
+  if (tokens.some((t) => OTHER_PERIOD_WORDS.has(t) || PERCENTILE.test(t))) return null;
   if (tokens.join(" ").includes("all time")) return null;
   const meaningful = tokens.filter((t) => !FILLER.has(t));
   if (meaningful.length === 0 || meaningful.length > MAX_MEANINGFUL_WORDS) return null;

@@ -56,7 +56,8 @@ export function findPairs(dom: PageDom, scope: Element, options: PairOptions = {
     strength: LabelledValue["strength"],
     valueText?: string,
   ): void => {
-    const value = collapse(valueText ?? valueNodes.map((n) => dom.text(n)).join(" "));
+    const shown = collapse(valueText ?? valueNodes.map((n) => dom.text(n)).join(" "));
+    const value = isStatField(field) ? withoutEcho(field, shown, classify) : shown;
     if (!acceptValue(field, value, strength, classify)) return;
     out.push({ field, label, value, valueNodes, labelNode, strength });
   };
@@ -338,8 +339,14 @@ function longestLabelSuffix(text: string, classify: Classify): { field: LabelFie
   return null;
 }
 
+/**
+ * What qualifies a label rather than giving its value: "(p95)" in "Latency (p95)", "(7d)" in
+ * "Uptime (7d)", "p99" in "p99 latency". Bracketed text and percentile names are never a figure.
+ */
+const QUALIFIER = /^(?:\(.*\)|\[.*\]|p\d{1,3})$/i;
+
 const VALUE_LIKE = (text: string): boolean =>
-  text.split(" ").length <= 4 && (/\d/.test(text) || MISSING_VALUE.test(text));
+  text.split(" ").length <= 4 && !QUALIFIER.test(text) && (/\d/.test(text) || MISSING_VALUE.test(text));
 
 /** "Uptime 99.9%" or "99.9% uptime": only for statistics, whose values are recognisable. */
 function runTogetherPair(line: string, classify: Classify): TextPair | null {
@@ -358,6 +365,15 @@ function runTogetherPair(line: string, classify: Classify): TextPair | null {
     if (field && isStatField(field) && VALUE_LIKE(value)) return { field, label, value };
   }
   return null;
+}
+
+/**
+ * A stat value that repeats its own label ("Uptime" over "99.95% uptime", "Latency" over
+ * "latency 120 ms") is the figure without those words; a design choice, not part of the value.
+ */
+function withoutEcho(field: LabelField, value: string, classify: Classify): string {
+  const split = runTogetherPair(value, classify);
+  return split && split.field === field ? split.value : value;
 }
 
 const HOST_OR_URL = /^(?:https?:\/\/)?(?:[\p{L}\p{N}-]+\.)+[\p{L}]{2,}(?::\d+)?(?:\/\S*)?$/iu;

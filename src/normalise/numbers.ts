@@ -132,6 +132,13 @@ function parseDurationPart(part: string, allowBare: boolean): DurationPart {
 }
 
 /**
+ * "p50 120 ms", "median 120 ms", "avg 120 ms": the typical response time, which is what the field
+ * holds. Any other percentile ("p95 480 ms") is the slow tail and is refused, never read as it.
+ */
+const TYPICAL_QUALIFIER = /^(?:p50|median|avg\.?|average|mean)\s*:?\s*(?=[\d.])/i;
+const TAIL_PERCENTILE = /^p\d{1,3}(?:\.\d+)?\b/i;
+
+/**
  * "412 ms", "1,204ms", "1.2 s", "0.8 sec", "350 milliseconds", "1m 5s", bare "412" (ms) → milliseconds,
  * rounded to at most 3 decimals (whole microseconds). In a compound value each unit may appear once,
  * largest first, as people write them; "5s 1m" is more likely two values run together.
@@ -140,8 +147,12 @@ export function parseDurationMs(raw: string | null | undefined): Parsed<number> 
   const start = begin<number>(raw);
   if ("done" in start) return start.done;
   const input = raw ?? "";
-  if (start.text.startsWith("-")) return invalid(input, "a duration cannot be negative");
-  const pieces = start.text.split(DURATION_SPLIT);
+  const text = start.text.replace(TYPICAL_QUALIFIER, "");
+  if (TAIL_PERCENTILE.test(text)) {
+    return invalid(input, "a tail percentile, not the average or median response time");
+  }
+  if (text.startsWith("-")) return invalid(input, "a duration cannot be negative");
+  const pieces = text.split(DURATION_SPLIT);
   let totalMicros = 0n;
   let previousUnit: bigint | null = null;
   for (const piece of pieces) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseDurationMs, parsePercent } from "../../../src/normalise/numbers";
 import { detailOf, page } from "./support";
 
 /**
@@ -91,6 +92,42 @@ describe("extractDetail on tables and code blocks", () => {
       { method: "GET", url: "https://api.mailcannon.example/v1/status/{id}", description: null },
     ]);
     expect(detail.description).toBe("Transactional e-mail for agents.");
+  });
+});
+
+describe("extractDetail on latency percentiles", () => {
+  it("when the latency label says p50, then it is read as the median response time", () => {
+    const html = page(`<main><h1>Vectorly</h1><dl><dt>Latency (p50)</dt><dd>120 ms</dd></dl></main>`);
+    expect(detailOf(html).stats).toEqual({ avgResponse30d: "120 ms" });
+  });
+
+  it("when only a p95 or p99 latency is shown, then it is not taken for the average", () => {
+    // A tail percentile is several times the typical response; storing it as the average would
+    // make the service look slower than it is, so it is left out rather than guessed.
+    const html = page(`<main><h1>Vectorly</h1><dl><dt>Latency (p95)</dt><dd>480 ms</dd>
+      <dt>p99 latency</dt><dd>900 ms</dd></dl></main>`);
+    expect(detailOf(html).stats).toEqual({});
+  });
+
+  it("when a label's only other words are a qualifier in brackets, then the qualifier is not taken for its value", () => {
+    const html = page(`<main><h1>Vectorly</h1><dl><dt>Uptime (7d)</dt><dd>100%</dd></dl></main>`);
+    expect(detailOf(html).stats).toEqual({});
+  });
+
+  it("when the percentile is printed inside the value ('p50 120 ms'), then the value reads as a duration", () => {
+    const html = page(`<main><h1>Vectorly</h1><div><span>Latency</span><span>p50 120 ms</span></div>
+      <div><span>Uptime</span><span>99.95% uptime</span></div></main>`);
+    const stats = detailOf(html).stats;
+    expect(stats).toEqual({ avgResponse30d: "p50 120 ms", uptime30d: "99.95%" });
+    expect(parseDurationMs(stats.avgResponse30d)).toEqual({ kind: "value", value: 120 });
+    expect(parsePercent(stats.uptime30d)).toEqual({ kind: "value", value: 99.95 });
+  });
+
+  it("when the value names a tail percentile ('p95 480 ms'), then it is reported, not read as the average", () => {
+    const html = page(`<main><h1>Vectorly</h1><div><span>Latency</span><span>p95 480 ms</span></div></main>`);
+    const stats = detailOf(html).stats;
+    expect(stats).toEqual({ avgResponse30d: "p95 480 ms" });
+    expect(parseDurationMs(stats.avgResponse30d)).toMatchObject({ kind: "invalid", raw: "p95 480 ms" });
   });
 });
 

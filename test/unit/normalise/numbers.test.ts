@@ -112,6 +112,9 @@ describe("parseDurationMs", () => {
     ["0.1 s", 100],
     ["0.3 s", 300],
     [".5s", 500],
+    ["p50 120 ms", 120],
+    ["median: 1.2 s", 1200],
+    ["Avg. 412ms", 412],
   ])("when the text is %j, then the duration is %d ms", (input, expected) => {
     expect(parseDurationMs(input)).toEqual({ kind: "value", value: expected });
   });
@@ -135,6 +138,8 @@ describe("parseDurationMs", () => {
     ["a percent", "40%"],
     ["huge beyond safe integers", "99999999999999999999 s"],
     ["too many digits", "1".repeat(80)],
+    ["a tail percentile", "p95 480 ms"],
+    ["a fractional tail percentile", "p99.9 2 s"],
   ])("when the text is %s, then it is invalid", (_label, input) => {
     expect(parseDurationMs(input)).toMatchObject({ kind: "invalid", raw: input });
   });
