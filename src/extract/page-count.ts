@@ -22,6 +22,14 @@ const RANGE_OF = new RegExp(
   String.raw`\b(${NUMBER})\s*(?:-|–|—|to)\s*(${NUMBER})\s+of\s+(?:about\s+)?(${NUMBER})\s+(?:results|services|items|entries|apis|listings|records)\b`,
   "i",
 );
+/**
+ * "Showing 51 to 100 of 1,234": no noun after the total, but the leading word says the range is
+ * the results shown. A bare "51–100 of 1,234" stays unread (a quota, a score, a rank).
+ */
+const SHOWN_RANGE_OF = new RegExp(
+  String.raw`\b(?:showing|displaying|viewing|results)\s*:?\s*(${NUMBER})\s*(?:-|–|—|to)\s*(${NUMBER})\s+of\s+(?:about\s+)?(${NUMBER})(?!\d)`,
+  "i",
+);
 /** Past any real directory and short of an accidental number ("page 1 of 20250101"). */
 const MAX_STATED_PAGES = 1_000_000;
 
@@ -33,7 +41,7 @@ function parseCount(text: string): number {
 export function statedPageCount(text: string): StatedPageCount | null {
   const pageOf = PAGE_OF.exec(text) ?? N_OF_M_PAGES.exec(text);
   if (pageOf) return checked(parseCount(pageOf[1]!), parseCount(pageOf[2]!));
-  const range = RANGE_OF.exec(text);
+  const range = RANGE_OF.exec(text) ?? SHOWN_RANGE_OF.exec(text);
   return range ? fromRange(parseCount(range[1]!), parseCount(range[2]!), parseCount(range[3]!)) : null;
 }
 

@@ -193,6 +193,7 @@ function paginationLinks(dom: PageDom, here: URL): NumberedLink[] {
       continue;
     }
     if (linkWord(dom, el)) found.push({ el, url, page: null });
+    else if (hasPageMarker(url) && sameListing(url, here)) found.push({ el, url, page: pageFromUrl(url) });
   }
   // A linked number is a page link when its URL holds the number and it is grouped with other
   // numbers (or the URL says "page"); a lone "2" linking to /services/2 is an id, not a page.
@@ -208,6 +209,26 @@ function paginationLinks(dom: PageDom, here: URL): NumberedLink[] {
     if (confirmed.includes(l) || confirmed.some((c) => near(c, l))) found.push(l);
   }
   return found.sort((a, b) => dom.order(a.el) - dom.order(b.el));
+}
+
+/**
+ * "Load more services", "Show more", "See all results": however a link words it, a link to this
+ * very listing with only its page number changed (`/services?network=base&page=2` from
+ * `/services?network=base`) is the listing's next page. Other filters or sorts must match, so a
+ * link to a differently filtered listing is not followed as a page of this one.
+ */
+function sameListing(url: URL, here: URL): boolean {
+  return listingKey(url) === listingKey(here);
+}
+
+/** The URL without its page number (query key or trailing /page/N), fragment and parameter order. */
+function listingKey(url: URL): string {
+  const params = [...url.searchParams.entries()]
+    .filter(([key, value]) => !(PAGE_KEYS.test(key) && /^\d+$/.test(value)))
+    .map(([key, value]) => `${key}=${value}`)
+    .sort();
+  const path = url.pathname.replace(/\/pages?\/\d+\/?$/i, "").replace(/\/$/, "");
+  return `${url.host}${path}?${params.join("&")}`;
 }
 
 function ancestors(el: Element, depth: number): Element[] {

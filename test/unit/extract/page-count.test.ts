@@ -28,6 +28,8 @@ describe("statedPageCount", () => {
     ["Results 51 to 100 of 100,000 items", 2, 2000],
     ["1 - 50 of about 12,000 APIs", 1, 240],
     ["Showing 1–12 of 12 results", 1, 1],
+    ["Showing 51 to 100 of 1,234", 2, 25],
+    ["Displaying 1-50 of 2,345.", 1, 47],
   ])("when a result range says %j, then it is page %i of %i", (text, current, total) => {
     expect(statedPageCount(text)).toEqual({ current, total });
   });
@@ -40,6 +42,7 @@ describe("statedPageCount", () => {
     ["Page 0 of 3"],
     ["Page 1 of 20250101"], // a date, not a count
     ["Uptime 99 of 100 days"],
+    ["Quota 51–100 of 1,234"], // a range without "showing" or a noun may not be results
   ])("when the text is %j, then no count is read from it", (text) => {
     expect(statedPageCount(text)).toBeNull();
   });
