@@ -34,13 +34,23 @@ const NETWORKS: readonly NetworkInfo[] = [
 const BY_NAME = new Map(NETWORKS.map((n) => [n.name, n]));
 const BY_CAIP2 = new Map(NETWORKS.map((n) => [n.caip2, n]));
 
-/** Known USDC contracts (all 6 decimals), keyed by CAIP-2. */
+/**
+ * Known USDC contracts (Circle's native deployments, all 6 decimals), keyed by CAIP-2. Only
+ * networks x402 sellers use and whose contract is certain: an asset not listed here keeps its
+ * atomic amount but gets no USDC price, since pricing an unknown token as USDC would be a guess.
+ */
 const USDC_BY_NETWORK: ReadonlyMap<string, string> = new Map([
   ["eip155:8453", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"],
   ["eip155:84532", "0x036CbD53842c5426634e7929541eC2318f3dCF7e"],
+  ["eip155:1", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"],
+  ["eip155:10", "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"],
   ["eip155:137", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"],
   ["eip155:42161", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"],
+  ["eip155:421614", "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d"],
+  ["eip155:43114", "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E"],
+  ["eip155:43113", "0x5425890298aed601595a70AB815c96711a31Bc65"],
   [SOLANA_MAINNET, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"],
+  [SOLANA_DEVNET, "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU"],
 ]);
 
 export const USDC_DECIMALS = 6;
