@@ -41,6 +41,14 @@ export function readAmount(field: string, raw: unknown): AmountReading {
   if (typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0) {
     return { kind: "atomic", atomic: String(raw), strict: false, warning: `${field} is a number: ${raw}` };
   }
+  // JSON.parse has already rounded an integer beyond 2^53 (…993 arrives as …992), so its digits
+  // are not the seller's; read as a decimal it would even become a price in whole dollars.
+  if (typeof raw === "number" && raw > 0 && Number.isInteger(raw) && !Number.isSafeInteger(raw)) {
+    return {
+      kind: "invalid",
+      warning: `${field} is a number too large to be exact: ${raw} (send it as a string)`,
+    };
+  }
   if (typeof raw !== "string" && typeof raw !== "number") {
     return { kind: "invalid", warning: `${field} is not a string` };
   }

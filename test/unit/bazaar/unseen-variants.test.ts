@@ -148,6 +148,16 @@ describe("unseen variants: amounts", () => {
       price_usdc: "123456789012345.678901",
     });
   });
+
+  it("when an atomic amount is a JSON number beyond 2^53, then it is not read (its digits are already lost), and no price is given", () => {
+    // JSON.parse has rounded 9007199254740993 to ...992: any price made from it would be wrong.
+    const { amount } = JSON.parse('{ "amount": 9007199254740993 }') as { amount: number };
+    const [option] = item(v2Item({ accepts: [v2Entry({ amount })] })).paymentOptions;
+    expect(option).toMatchObject({ amount_atomic: null, price_usdc: null });
+    expect(option?.warnings).toContain(
+      "amount is a number too large to be exact: 9007199254740992 (send it as a string)",
+    );
+  });
 });
 
 describe("unseen variants: resources", () => {
