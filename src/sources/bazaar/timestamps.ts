@@ -11,6 +11,10 @@ const EARLIEST = Date.UTC(2000, 0, 1);
 const LATEST = Date.UTC(2100, 0, 1);
 // ISO date-time without a zone: JavaScript would read it as local time, which depends on the host.
 const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+// An ISO date alone is UTC by the ECMAScript rules, whatever the host's zone.
+const ISO_DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+// A zone after the time (Z, +02:00, +0000) or named (GMT, UTC), as ISO 8601 and HTTP dates carry.
+const HAS_ZONE = /\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})\b|\b(GMT|UTC|UT)\b/i;
 
 export interface TimestampReading {
   date: Date | null;
@@ -36,6 +40,11 @@ export function parseTimestamp(field: string, raw: unknown): TimestampReading {
       note = `${field} has no time zone, read as UTC: ${text}`;
     } else {
       millis = Date.parse(text);
+      // Any other form without a zone ("Oct 20, 2025 22:40") is read by Date.parse in the host's
+      // zone, so the same feed would give different instants on different machines.
+      if (Number.isFinite(millis) && !ISO_DATE_ONLY.test(text) && !HAS_ZONE.test(text)) {
+        return { date: null, warning: `${field} has no time zone and is not ISO 8601: ${text}` };
+      }
     }
   } else {
     return { date: null, warning: `${field} is neither a number nor a string` };

@@ -207,6 +207,12 @@ describe("unseen variants: timestamps", () => {
     const parsed = item(v2Item({ lastUpdated }));
     expect(parsed.lastUpdated?.toISOString()).toBe("2025-10-20T22:40:00.000Z");
   });
+
+  it("when lastUpdated is a date in words without a zone, then it is not read (the host's zone would decide it)", () => {
+    const parsed = item(v2Item({ lastUpdated: "Oct 20, 2025 22:40" }));
+    expect(parsed.lastUpdated).toBeNull();
+    expect(parsed.warnings).toContain("lastUpdated has no time zone and is not ISO 8601: Oct 20, 2025 22:40");
+  });
 });
 
 describe("unseen variants: page envelopes", () => {
