@@ -21,7 +21,14 @@ function readResourceUrl(item: FeedItem, warnings: string[]): URL | string {
     warnings.push("item uses url instead of resource");
     raw = item.url;
   }
-  if (raw === undefined) return "resource is missing";
+  if (raw === undefined) {
+    const named = resourcesNamedByAccepts(item.accepts);
+    if (named.length > 1)
+      return `resource is missing, and the accepts entries name different resources: ${named.join(", ")}`;
+    if (named[0] === undefined) return "resource is missing";
+    warnings.push("item has no resource; read from accepts[].resource");
+    raw = named[0];
+  }
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -31,6 +38,22 @@ function readResourceUrl(item: FeedItem, warnings: string[]): URL | string {
   if (url.protocol !== "http:" && url.protocol !== "https:") return `resource is not http(s): ${raw}`;
   url.hash = "";
   return url;
+}
+
+/**
+ * The distinct URLs the accepts entries give as `resource`. In v1 every entry repeats the URL of
+ * the resource it pays for, so an item that lost its own `resource` can still be placed; if the
+ * entries disagree, picking one would be a guess.
+ */
+function resourcesNamedByAccepts(accepts: unknown): string[] {
+  const named = new Set<string>();
+  for (const entry of Array.isArray(accepts) ? accepts : []) {
+    const raw = dig(entry, "resource");
+    if (typeof raw !== "string" || raw.trim() === "") continue;
+    // Spellings of one URL (host case, default port) are one resource.
+    named.add(URL.canParse(raw.trim()) ? new URL(raw.trim()).href : raw.trim());
+  }
+  return [...named];
 }
 
 /**

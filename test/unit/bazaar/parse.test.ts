@@ -3,6 +3,9 @@ import { BazaarFeedError, parseBazaarItem, parseBazaarPage } from "../../../src/
 import type { BazaarResource } from "../../../src/sources/bazaar/types";
 import { BASE_USDC, PAY_TO, page, v1Item, v2Item } from "./fixtures";
 
+/** The accepts entry of the v1 fixture item. */
+const v1Accepts = () => (v1Item().accepts as Record<string, unknown>[])[0];
+
 /** Parses one item, failing the test if it was skipped. */
 function item(raw: unknown): BazaarResource {
   const result = parseBazaarItem(raw, null);
@@ -220,7 +223,8 @@ describe("parseBazaarPage", () => {
         "https://api.example/",
         v1Item({ resource: "/relative/path" }),
         v1Item({ resource: "ftp://files.example/data" }),
-        v1Item({ resource: undefined }),
+        // No resource anywhere: neither on the item nor repeated in its accepts entry.
+        v1Item({ resource: undefined, accepts: [{ ...v1Accepts(), resource: undefined }] }),
         v2Item(),
       ]),
     );

@@ -180,6 +180,33 @@ describe("unseen variants: resources", () => {
     ]);
   });
 
+  it("when the item has no resource but its v1 accepts entries name it, then that URL is used, with a warning", () => {
+    const { resource: _omitted, ...raw } = v1Item({
+      accepts: [
+        v1Entry(),
+        v1Entry({
+          network: "solana",
+          asset: SOLANA_USDC,
+          payTo: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+        }),
+      ],
+    });
+    const parsed = item(raw);
+    expect(parsed.resourceUrl).toBe("https://api.weatherwise.example/v1/forecast");
+    expect(parsed.host).toBe("api.weatherwise.example");
+    expect(parsed.warnings).toContain("item has no resource; read from accepts[].resource");
+  });
+
+  it("when the item has no resource and its accepts entries name different ones, then it is skipped, not guessed", () => {
+    const { resource: _omitted, ...raw } = v1Item({
+      accepts: [v1Entry(), v1Entry({ resource: "https://api.weatherwise.example/v1/history" })],
+    });
+    expect(parseBazaarItem(raw, 1)).toBe(
+      "resource is missing, and the accepts entries name different resources: " +
+        "https://api.weatherwise.example/v1/forecast, https://api.weatherwise.example/v1/history",
+    );
+  });
+
   it("when items and entries carry fields nobody documented, then they are ignored and the rest is read as usual", () => {
     const raw = v2Item({
       accepts: [
