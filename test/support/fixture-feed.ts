@@ -25,6 +25,8 @@ export class FixtureFeed {
   maxPageSize = Number.POSITIVE_INFINITY;
   /** Leave the pagination block out (a feed that states no total). */
   omitPagination = false;
+  /** Name of the page's array: `resources` is how the search answer of @x402/extensions names it. */
+  itemsKey: "items" | "resources" = "items";
   /** Report this total instead of the real one (a feed whose total lies). */
   statedTotal: number | null = null;
   /** Called before each page is answered (a feed that changes during a walk). */
@@ -87,6 +89,7 @@ export class FixtureFeed {
     this.beforeAnswer?.(offset);
     const items = this.items.slice(offset, offset + Math.min(limit, this.maxPageSize));
     const pagination = { limit, offset, total: this.statedTotal ?? this.items.length };
-    send(200, JSON.stringify({ x402Version: 2, items, ...(this.omitPagination ? {} : { pagination }) }));
+    const page = { x402Version: 2, [this.itemsKey]: items, ...(this.omitPagination ? {} : { pagination }) };
+    send(200, JSON.stringify(page));
   }
 }

@@ -2,7 +2,7 @@ import { feedPageUrl, pageSizeOf } from "./feed-url";
 import { fetchJson, type HttpSettings } from "./fetch-json";
 import { createPacer } from "./pacer";
 import { PagePlan } from "./page-plan";
-import { BazaarFeedError, parseBazaarPage } from "./parse";
+import { BazaarFeedError, feedItemsOf, parseBazaarPage } from "./parse";
 import type { BazaarPage } from "./types";
 
 export interface FeedSettings extends HttpSettings {
@@ -84,7 +84,7 @@ export async function walkFeed(
     }
     try {
       const page = parseBazaarPage(result.json);
-      const rawItems = (result.json as { items: unknown[] }).items;
+      const rawItems = feedItemsOf(result.json);
       return { ok: true, page: { url, offset, page, rawItems, pagesPlanned: plan?.pageCount ?? 1 } };
     } catch (error) {
       if (!(error instanceof BazaarFeedError)) throw error;

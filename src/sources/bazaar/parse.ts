@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { readCallDescription } from "../../payments/call-description";
 import { normaliseAccepts } from "../../payments/normalise";
 import { dig, firstCount, firstText, isRecord, type Json, mergeTags } from "./fields";
@@ -174,17 +175,42 @@ function readPagination(raw: unknown): BazaarPagination | null {
   return { limit, offset, total };
 }
 
+type FeedPage = z.infer<typeof FeedPageSchema>;
+
+function readFeedPage(json: unknown): FeedPage {
+  const page = FeedPageSchema.safeParse(json);
+  if (!page.success)
+    throw new BazaarFeedError(
+      "not a discovery feed page: expected an object with an items (or resources) array",
+    );
+  return page.data;
+}
+
+/** `items` wins: a search answer may repeat its `resources` there as a deprecated alias. */
+const itemsOf = (page: FeedPage): unknown[] => page.items ?? page.resources ?? [];
+
+/** The page's items as received, so a skipped item can be recorded as it was. */
+export function feedItemsOf(json: unknown): unknown[] {
+  return itemsOf(readFeedPage(json));
+}
+
+/**
+ * The `pagination` block; some facilitators put limit, offset and total beside the items
+ * instead. Nothing else (a cursor, `hasMore`) states how many items the feed holds.
+ */
+function pagePagination(page: FeedPage): BazaarPagination | null {
+  return page.pagination === undefined ? readPagination(page) : readPagination(page.pagination);
+}
+
 /**
  * Parses one page of a Bazaar discovery feed (`{ x402Version, items, pagination }`). A malformed
  * item is reported in `problems` and skipped; only a page that is not a feed answer throws.
  */
 export function parseBazaarPage(json: unknown): BazaarPage {
-  const page = FeedPageSchema.safeParse(json);
-  if (!page.success)
-    throw new BazaarFeedError("not a discovery feed page: expected an object with an items array");
-  const pageVersion = typeof page.data.x402Version === "number" ? page.data.x402Version : null;
-  const result: BazaarPage = { items: [], pagination: readPagination(page.data.pagination), problems: [] };
-  page.data.items.forEach((raw, index) => {
+  const page = readFeedPage(json);
+  const pageVersion = typeof page.x402Version === "number" ? page.x402Version : null;
+  const result: BazaarPage = { items: [], pagination: pagePagination(page), problems: [] };
+  itemsOf(page).forEach((raw, index) => {
     const item = parseBazaarItem(raw, pageVersion);
     if (typeof item === "string") result.problems.push({ index, reason: item });
     else result.items.push(item);

@@ -21,11 +21,18 @@ export const PaginationSchema = z.looseObject({
   total: CountSchema,
 });
 
-export const FeedPageSchema = z.looseObject({
-  x402Version: z.unknown().optional(),
-  items: z.array(z.unknown()),
-  pagination: z.unknown().optional(),
-});
+/**
+ * The list answer names its array `items`; the search answer of @x402/extensions' Bazaar client
+ * names it `resources`. A Go facilitator serialises an empty (nil) list as `null`.
+ */
+export const FeedPageSchema = z
+  .looseObject({
+    x402Version: z.unknown().optional(),
+    items: z.array(z.unknown()).nullable().optional(),
+    resources: z.array(z.unknown()).optional(),
+    pagination: z.unknown().optional(),
+  })
+  .refine((page) => page.items !== undefined || page.resources !== undefined);
 
 /** v2 describes a resource as an object (ResourceInfo); v1 feeds give the URL string. */
 export const ResourceInfoSchema = z.looseObject({ url: z.string() });

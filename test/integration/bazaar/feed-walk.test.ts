@@ -51,6 +51,18 @@ describe("walking a discovery feed", () => {
     expect(new Set(resourcesRead()).size).toBe(8);
   });
 
+  it("when the feed names its array resources, then every page is read and a bad item is handed on as received", async () => {
+    feed.itemsKey = "resources";
+    feed.items = [...items(4), { resource: "/relative" }];
+    const result = await walk();
+    expect(result).toMatchObject({ complete: true, pagesRead: 2 });
+    expect(new Set(resourcesRead()).size).toBe(4);
+    expect(pages[1]?.page.problems).toEqual([
+      { index: 1, reason: "resource is not an absolute URL: /relative" },
+    ]);
+    expect(pages[1]?.rawItems[1]).toEqual({ resource: "/relative" });
+  });
+
   it("when the configured URL has a query, then it is kept and its limit is the page size", async () => {
     const result = await walk({}, `${feed.url}?type=http&limit=4`);
     expect(result.complete).toBe(true);

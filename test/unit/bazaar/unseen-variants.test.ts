@@ -243,12 +243,39 @@ describe("unseen variants: timestamps", () => {
 });
 
 describe("unseen variants: page envelopes", () => {
+  it("when a page names its array resources (the search answer of @x402/extensions), then its items are read", () => {
+    const result = parseBazaarPage({
+      x402Version: 2,
+      resources: [v1Item(), v2Item()],
+      partialResults: false,
+      pagination: { limit: 2, cursor: "eyJvZmZzZXQiOjJ9" },
+    });
+    expect(result.items.map((i) => i.host)).toEqual(["api.weatherwise.example", "api.searchly.example"]);
+    // Cursor paging states no total: the walk cannot tell it read everything, so it delists nothing.
+    expect(result.pagination).toBeNull();
+  });
+
+  it("when a page has no pagination block but states limit, offset and total beside its items, then those are used", () => {
+    const result = parseBazaarPage({ x402Version: 1, items: [v1Item()], limit: 1, offset: 0, total: 40 });
+    expect(result.items).toHaveLength(1);
+    expect(result.pagination).toEqual({ limit: 1, offset: 0, total: 40 });
+  });
+
   it("when a page says hasMore or next but no total, then it has no pagination (paging on would be a guess)", () => {
     const result = parseBazaarPage(
       page([v1Item()], { limit: 1, offset: 0, hasMore: true, next: "/resources?offset=1" }),
     );
     expect(result.items).toHaveLength(1);
     expect(result.pagination).toBeNull();
+  });
+
+  it("when a Go facilitator sends items: null for an empty list, then the page is read as empty", () => {
+    const result = parseBazaarPage({
+      x402Version: 2,
+      items: null,
+      pagination: { limit: 100, offset: 0, total: 0 },
+    });
+    expect(result).toEqual({ items: [], pagination: { limit: 100, offset: 0, total: 0 }, problems: [] });
   });
 
   it("when the answer is a bare array of items, then it is refused as a page", () => {
