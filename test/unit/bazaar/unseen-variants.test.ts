@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { BazaarFeedError, parseBazaarItem, parseBazaarPage } from "../../../src/sources/bazaar/parse";
 import { groupIntoServices } from "../../../src/sources/bazaar/services";
 import type { BazaarResource } from "../../../src/sources/bazaar/types";
-import { BASE_USDC, PAY_TO, page, SOLANA_USDC, v1Item, v2Item } from "./fixtures";
+import { ARBITRUM_USDC, BASE_SEPOLIA_USDC, POLYGON_USDC, v1Entry, v2Entry } from "../payments/fixtures";
+import { page, SOLANA_USDC, v1Item, v2Item } from "./fixtures";
 
 /**
  * Feed shapes the other parser tests do not cover, as facilitators other than CDP (and older or
@@ -10,10 +11,7 @@ import { BASE_USDC, PAY_TO, page, SOLANA_USDC, v1Item, v2Item } from "./fixtures
  * made up.
  */
 
-const POLYGON_USDC = "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359";
-const ARBITRUM_USDC = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831";
 const AVALANCHE_USDC = "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E";
-const BASE_SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 const SOLANA_DEVNET = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
 const SOLANA_DEVNET_USDC = "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU";
 const BASE_WETH = "0x4200000000000000000000000000000000000006";
@@ -23,35 +21,6 @@ function item(raw: unknown, pageVersion: number | null = null): BazaarResource {
   const result = parseBazaarItem(raw, pageVersion);
   if (typeof result === "string") throw new Error(`item skipped: ${result}`);
   return result;
-}
-
-/** A v2 accepts entry (atomic `amount`, CAIP-2 network). */
-function v2Entry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    scheme: "exact",
-    network: "eip155:8453",
-    amount: "10000",
-    asset: BASE_USDC,
-    payTo: PAY_TO,
-    maxTimeoutSeconds: 60,
-    ...overrides,
-  };
-}
-
-/** A v1 accepts entry (`maxAmountRequired`, network name, the resource URL repeated). */
-function v1Entry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    scheme: "exact",
-    network: "base",
-    maxAmountRequired: "10000",
-    resource: "https://api.weatherwise.example/v1/forecast",
-    description: "7-day forecast for a city",
-    mimeType: "application/json",
-    payTo: PAY_TO,
-    maxTimeoutSeconds: 300,
-    asset: BASE_USDC,
-    ...overrides,
-  };
 }
 
 const pricesOf = (resource: BazaarResource) =>
@@ -210,7 +179,12 @@ describe("unseen variants: resources", () => {
   it("when items and entries carry fields nobody documented, then they are ignored and the rest is read as usual", () => {
     const raw = v2Item({
       accepts: [
-        v2Entry({ chainId: 8453, feeBps: 0, extra: { name: "USD Coin", version: "2", decimals: 6 } }),
+        v2Entry({
+          amount: "10000",
+          chainId: 8453,
+          feeBps: 0,
+          extra: { name: "USD Coin", version: "2", decimals: 6 },
+        }),
       ],
       id: "res_01J9Z",
       discoverable: true,
