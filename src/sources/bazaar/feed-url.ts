@@ -24,3 +24,23 @@ export function feedPageUrl(feedUrl: string, offset: number, limit: number): str
   url.searchParams.set("limit", String(limit));
   return url.href;
 }
+
+/**
+ * A cursor page: the configured URL with the page size and the cursor; no offset, since the
+ * cursor is the position.
+ */
+export function cursorPageUrl(feedUrl: string, param: string, cursor: string, limit: number): string {
+  const url = new URL(feedUrl);
+  url.searchParams.delete("offset");
+  url.searchParams.set("limit", String(limit));
+  url.searchParams.set(param, cursor);
+  return url.href;
+}
+
+/** One key per page however its query is ordered, to notice a feed naming a page it named before. */
+export function pageKey(raw: string): string {
+  const url = new URL(raw);
+  url.hash = "";
+  url.searchParams.sort();
+  return url.href;
+}

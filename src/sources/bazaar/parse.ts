@@ -2,11 +2,12 @@ import type { z } from "zod";
 import { readCallDescription } from "../../payments/call-description";
 import { normaliseAccepts } from "../../payments/normalise";
 import { dig, firstCount, firstText, isRecord, type Json, mergeTags } from "./fields";
+import { readContinuation } from "./pagination";
 import { type FeedItem, FeedItemSchema, FeedPageSchema, PaginationSchema } from "./schema";
 import { parseTimestamp } from "./timestamps";
 import type { BazaarPage, BazaarPagination, BazaarResource } from "./types";
 
-export { nextOffsets } from "./pagination";
+export { nextOffsets, readContinuation } from "./pagination";
 
 /** The page itself is not a discovery feed answer; unlike a bad item this cannot be skipped. */
 export class BazaarFeedError extends Error {
@@ -196,7 +197,8 @@ export function feedItemsOf(json: unknown): unknown[] {
 
 /**
  * The `pagination` block; some facilitators put limit, offset and total beside the items
- * instead. Nothing else (a cursor, `hasMore`) states how many items the feed holds.
+ * instead. Nothing else (a cursor, `hasMore`) states how many items the feed holds: those are
+ * read as the page's continuation (readContinuation).
  */
 function pagePagination(page: FeedPage): BazaarPagination | null {
   return page.pagination === undefined ? readPagination(page) : readPagination(page.pagination);
@@ -209,7 +211,12 @@ function pagePagination(page: FeedPage): BazaarPagination | null {
 export function parseBazaarPage(json: unknown): BazaarPage {
   const page = readFeedPage(json);
   const pageVersion = typeof page.x402Version === "number" ? page.x402Version : null;
-  const result: BazaarPage = { items: [], pagination: pagePagination(page), problems: [] };
+  const result: BazaarPage = {
+    items: [],
+    pagination: pagePagination(page),
+    continuation: readContinuation(page),
+    problems: [],
+  };
   itemsOf(page).forEach((raw, index) => {
     const item = parseBazaarItem(raw, pageVersion);
     if (typeof item === "string") result.problems.push({ index, reason: item });

@@ -22,6 +22,25 @@ export const PaginationSchema = z.looseObject({
 });
 
 /**
+ * Continuation fields of a page that states no total. null (and, read by the caller, "") means
+ * the feed says there is no next page; any other type is refused rather than guessed at.
+ */
+export const ContinuationLinkSchema = z
+  .union([z.string(), z.looseObject({ href: z.string() }).transform((link) => link.href)])
+  .nullable();
+export const ContinuationCursorSchema = z
+  .union([
+    z.string(),
+    z
+      .number()
+      .int()
+      .nonnegative()
+      .transform((n) => String(n)),
+  ])
+  .nullable();
+export const HasMoreSchema = z.boolean();
+
+/**
  * The list answer names its array `items`; the search answer of @x402/extensions' Bazaar client
  * names it `resources`. A Go facilitator serialises an empty (nil) list as `null`.
  */

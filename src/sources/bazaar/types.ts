@@ -40,9 +40,28 @@ export interface BazaarProblem {
   reason: string;
 }
 
+/**
+ * How a page that states no total names the page after it. A link is kept as written (it may be
+ * relative); the walker resolves it against the page's own URL.
+ */
+export type BazaarContinuation =
+  /** The page says nothing about a next page. */
+  | { kind: "none" }
+  /** The page says nothing follows: `hasMore: false`, or a next link or cursor that is null or empty. */
+  | { kind: "end"; why: string }
+  | { kind: "link"; href: string }
+  /** `param` is the query parameter the cursor goes back in (see readContinuation). */
+  | { kind: "cursor"; cursor: string; param: string }
+  /** `hasMore: true` and nothing else: the next page is at this page's offset plus its items. */
+  | { kind: "more" }
+  /** A continuation field holds something unusable; paging on would be a guess. */
+  | { kind: "invalid"; reason: string };
+
 export interface BazaarPage {
   items: BazaarResource[];
   /** Null when the page has no usable pagination block, so the crawler cannot page on. */
   pagination: BazaarPagination | null;
+  /** The page's own word on what follows it; used only when no total is stated. */
+  continuation: BazaarContinuation;
   problems: BazaarProblem[];
 }

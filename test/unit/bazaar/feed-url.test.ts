@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { feedBaseUrl, feedPageUrl, pageSizeOf } from "../../../src/sources/bazaar/feed-url";
+import {
+  cursorPageUrl,
+  feedBaseUrl,
+  feedPageUrl,
+  pageKey,
+  pageSizeOf,
+} from "../../../src/sources/bazaar/feed-url";
 
 describe("feed URLs", () => {
   it("when a page is asked for, then the configured query is kept and offset and limit are set", () => {
@@ -20,5 +26,18 @@ describe("feed URLs", () => {
 
   it("when the feed is identified, then a fragment and a walk position do not make another source", () => {
     expect(feedBaseUrl("https://f.example/r?type=http&offset=300#top")).toBe("https://f.example/r?type=http");
+  });
+
+  it("when a cursor page is asked for, then the configured query is kept, the offset dropped and the cursor set", () => {
+    expect(cursorPageUrl("https://f.example/r?type=http&offset=0", "pageToken", "t=2", 50)).toBe(
+      "https://f.example/r?type=http&limit=50&pageToken=t%3D2",
+    );
+  });
+
+  it("when two URLs differ only in query order or fragment, then they are the same page", () => {
+    expect(pageKey("https://f.example/r?limit=100&offset=0#x")).toBe(
+      pageKey("https://f.example/r?offset=0&limit=100"),
+    );
+    expect(pageKey("https://f.example/r?offset=0")).not.toBe(pageKey("https://f.example/r?offset=100"));
   });
 });

@@ -225,8 +225,9 @@ describe("unseen variants: page envelopes", () => {
       pagination: { limit: 2, cursor: "eyJvZmZzZXQiOjJ9" },
     });
     expect(result.items.map((i) => i.host)).toEqual(["api.weatherwise.example", "api.searchly.example"]);
-    // Cursor paging states no total: the walk cannot tell it read everything, so it delists nothing.
+    // Cursor paging states no total: the walk follows the cursor page by page instead of planning.
     expect(result.pagination).toBeNull();
+    expect(result.continuation).toEqual({ kind: "cursor", cursor: "eyJvZmZzZXQiOjJ9", param: "cursor" });
   });
 
   it("when a page has no pagination block but states limit, offset and total beside its items, then those are used", () => {
@@ -235,12 +236,13 @@ describe("unseen variants: page envelopes", () => {
     expect(result.pagination).toEqual({ limit: 1, offset: 0, total: 40 });
   });
 
-  it("when a page says hasMore or next but no total, then it has no pagination (paging on would be a guess)", () => {
+  it("when a page says hasMore and next but no total, then it has no pagination and its next link is its continuation", () => {
     const result = parseBazaarPage(
       page([v1Item()], { limit: 1, offset: 0, hasMore: true, next: "/resources?offset=1" }),
     );
     expect(result.items).toHaveLength(1);
     expect(result.pagination).toBeNull();
+    expect(result.continuation).toEqual({ kind: "link", href: "/resources?offset=1" });
   });
 
   it("when a Go facilitator sends items: null for an empty list, then the page is read as empty", () => {
@@ -249,7 +251,12 @@ describe("unseen variants: page envelopes", () => {
       items: null,
       pagination: { limit: 100, offset: 0, total: 0 },
     });
-    expect(result).toEqual({ items: [], pagination: { limit: 100, offset: 0, total: 0 }, problems: [] });
+    expect(result).toEqual({
+      items: [],
+      pagination: { limit: 100, offset: 0, total: 0 },
+      continuation: { kind: "none" },
+      problems: [],
+    });
   });
 
   it("when the answer is a bare array of items, then it is refused as a page", () => {
