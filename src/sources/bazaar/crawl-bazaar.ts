@@ -80,7 +80,8 @@ function reportCut(
   limit: number,
 ): void {
   const message =
-    `feed page limit reached (CRAWL_MAX_LISTING_PAGES=${limit}, beyond what the first page's total needs): ` +
+    `feed page limit reached (CRAWL_MAX_LISTING_PAGES=${limit}; a total stated on the first page is always followed, ` +
+    "so either that total grew or the feed states none and kept naming a next page): " +
     "pages from here on were not read; the run is partial and delists nothing";
   session.recordError({ kind: "skipped", url, message });
   logger.error({ url, limit, pagesRead }, message);
