@@ -28,6 +28,28 @@ export function testCrawlSettings(overrides: Partial<CrawlSettings> = {}): Crawl
   };
 }
 
+/** Feed walk settings for a fixture feed on loopback: no pacing, quick retries. */
+export function testFeedSettings(overrides: Partial<FeedSettings> = {}): FeedSettings {
+  return {
+    pageSize: 3,
+    concurrency: 1,
+    delayMs: 0,
+    maxPages: 100,
+    maxRetries: 2,
+    retryBaseDelayMs: 10,
+    requestTimeoutMs: 2_000,
+    maxBytes: 1_000_000,
+    userAgent: "x402-catalogue-test/1.0",
+    ...overrides,
+  };
+}
+
+/** The outcome of a crawl that ran (a skipped one fails the test). */
+export function ran(outcome: CrawlOutcome) {
+  if (outcome.status === "skipped") throw new Error(`unexpected skip: ${outcome.reason}`);
+  return outcome;
+}
+
 export function crawlOnce(
   db: Database,
   databaseUrl: string,

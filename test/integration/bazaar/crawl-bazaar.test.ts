@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CrawlOutcome } from "../../../src/crawl-run/outcome";
 import { PAY_TO, v1Item, v2Item } from "../../fixtures/bazaar/feed-items";
-import { crawlFeedOnce } from "../../support/crawl";
+import { crawlFeedOnce, ran } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureFeed } from "../../support/fixture-feed";
 
@@ -33,11 +32,6 @@ function standardItems(): unknown[] {
     v2Item("https://gamma.example/b"),
     v2Item("https://delta.example/x"),
   ];
-}
-
-function ran(outcome: CrawlOutcome) {
-  if (outcome.status === "skipped") throw new Error(`unexpected skip: ${outcome.reason}`);
-  return outcome;
 }
 
 describe("crawling a Bazaar discovery feed", () => {

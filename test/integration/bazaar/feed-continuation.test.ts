@@ -1,13 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CrawlOutcome } from "../../../src/crawl-run/outcome";
 import {
   type FeedFailure,
   type FeedPage,
   type FeedSettings,
   walkFeed,
 } from "../../../src/sources/bazaar/fetch-feed";
-import { v2Item } from "../../fixtures/bazaar/feed-items";
-import { crawlFeedOnce } from "../../support/crawl";
+import { feedItems } from "../../fixtures/bazaar/feed-items";
+import { crawlFeedOnce, ran, testFeedSettings } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FEED_PATH, type FeedContinuation, FixtureFeed, feedToken } from "../../support/fixture-feed";
 
@@ -16,19 +15,8 @@ import { FEED_PATH, type FeedContinuation, FixtureFeed, feedToken } from "../../
  * in pages of 100, one service per item.
  */
 
-const SETTINGS: FeedSettings = {
-  pageSize: 100,
-  concurrency: 1,
-  delayMs: 0,
-  maxPages: 100,
-  maxRetries: 1,
-  retryBaseDelayMs: 10,
-  requestTimeoutMs: 2_000,
-  maxBytes: 5_000_000,
-  userAgent: "x402-catalogue-test/1.0",
-};
+const SETTINGS = testFeedSettings({ pageSize: 100, maxRetries: 1, maxBytes: 5_000_000 });
 
-const items = (count: number) => Array.from({ length: count }, (_, i) => v2Item(`https://s${i}.example/r`));
 const CURSOR: FeedContinuation = { style: "cursor", field: "nextCursor", where: "top" };
 
 const byCursor = (offset: number) => `?limit=100&cursor=${feedToken(offset)}`;
@@ -41,7 +29,7 @@ describe("walking a discovery feed that states no total but names its next page"
   let failures: FeedFailure[];
   beforeEach(async () => {
     feed = await new FixtureFeed().start();
-    feed.items = items(250);
+    feed.items = feedItems(250);
     pages = [];
     failures = [];
   });
@@ -100,7 +88,7 @@ describe("walking a discovery feed that states no total but names its next page"
   it("when a cursor feed names a next page after every full page, then the empty last page ends the walk, complete", async () => {
     feed.continuation = CURSOR;
     feed.continueWhenFull = true;
-    feed.items = items(200);
+    feed.items = feedItems(200);
     const result = await walk();
     expect(result).toMatchObject({ complete: true, pagesRead: 3, reasons: [] });
     expect(feed.offsetsRequested()).toEqual([0, 100, 200]);
@@ -109,7 +97,7 @@ describe("walking a discovery feed that states no total but names its next page"
 
   it("when a full first page says has_more: false, then it is the whole feed", async () => {
     feed.continuation = { style: "hasMore", field: "has_more", where: "top" };
-    feed.items = items(100);
+    feed.items = feedItems(100);
     const result = await walk();
     expect(result).toMatchObject({ complete: true, pagesRead: 1, reasons: [] });
     expect(feed.offsetsRequested()).toEqual([0]);
@@ -193,7 +181,7 @@ describe("walking a discovery feed that states no total but names its next page"
     feed.faults.set(0, {
       status: 200,
       times: 1,
-      body: JSON.stringify({ x402Version: 2, items: items(100), hasMore: "yes" }),
+      body: JSON.stringify({ x402Version: 2, items: feedItems(100), hasMore: "yes" }),
     });
     const result = await walk();
     expect(feed.requests).toHaveLength(1);
@@ -217,11 +205,6 @@ describe("walking a discovery feed that states no total but names its next page"
   });
 });
 
-function ran(outcome: CrawlOutcome) {
-  if (outcome.status === "skipped") throw new Error(`unexpected skip: ${outcome.reason}`);
-  return outcome;
-}
-
 describe("crawling a cursor feed into the catalogue", () => {
   let database: TestDatabase;
   let feed: FixtureFeed;
@@ -231,7 +214,7 @@ describe("crawling a cursor feed into the catalogue", () => {
   afterAll(() => database.drop());
   beforeEach(async () => {
     feed = await new FixtureFeed().start();
-    feed.items = items(250);
+    feed.items = feedItems(250);
     feed.continuation = CURSOR;
     await database.db.source.deleteMany();
   });
@@ -253,7 +236,7 @@ describe("crawling a cursor feed into the catalogue", () => {
       counts: { pagesFetched: 3, pagesFailed: 0, servicesSeen: 250, servicesNew: 250, listingComplete: true },
     });
 
-    feed.items = items(240);
+    feed.items = feedItems(240);
     feed.faults.set(100, { status: 500, times: Number.POSITIVE_INFINITY });
     const partial = await crawl();
     expect(partial).toMatchObject({
@@ -276,7 +259,7 @@ describe("crawling a cursor feed into the catalogue", () => {
 
   it("when the page guard is reached, then the run is partial, delists nothing and records the page not read", async () => {
     await crawl();
-    feed.items = items(240);
+    feed.items = feedItems(240);
     const outcome = await crawl({ maxListingPages: 2 });
     expect(outcome).toMatchObject({
       status: "partial",

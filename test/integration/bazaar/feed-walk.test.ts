@@ -5,22 +5,11 @@ import {
   type FeedSettings,
   walkFeed,
 } from "../../../src/sources/bazaar/fetch-feed";
-import { v2Item } from "../../fixtures/bazaar/feed-items";
+import { feedItems } from "../../fixtures/bazaar/feed-items";
+import { testFeedSettings } from "../../support/crawl";
 import { FixtureFeed } from "../../support/fixture-feed";
 
-const SETTINGS: FeedSettings = {
-  pageSize: 3,
-  concurrency: 1,
-  delayMs: 0,
-  maxPages: 100,
-  maxRetries: 2,
-  retryBaseDelayMs: 10,
-  requestTimeoutMs: 2_000,
-  maxBytes: 1_000_000,
-  userAgent: "x402-catalogue-test/1.0",
-};
-
-const items = (count: number) => Array.from({ length: count }, (_, i) => v2Item(`https://s${i}.example/r`));
+const SETTINGS = testFeedSettings();
 
 describe("walking a discovery feed", () => {
   let feed: FixtureFeed;
@@ -28,7 +17,7 @@ describe("walking a discovery feed", () => {
   let failures: FeedFailure[];
   beforeEach(async () => {
     feed = await new FixtureFeed().start();
-    feed.items = items(8);
+    feed.items = feedItems(8);
     pages = [];
     failures = [];
   });
@@ -53,7 +42,7 @@ describe("walking a discovery feed", () => {
 
   it("when the feed names its array resources, then every page is read and a bad item is handed on as received", async () => {
     feed.itemsKey = "resources";
-    feed.items = [...items(4), { resource: "/relative" }];
+    feed.items = [...feedItems(4), { resource: "/relative" }];
     const result = await walk();
     expect(result).toMatchObject({ complete: true, pagesRead: 2 });
     expect(new Set(resourcesRead()).size).toBe(4);
@@ -80,7 +69,7 @@ describe("walking a discovery feed", () => {
   });
 
   it("when several pages may be in flight, then every page is still read once", async () => {
-    feed.items = items(20);
+    feed.items = feedItems(20);
     const result = await walk({ concurrency: 3 });
     expect(result).toMatchObject({ complete: true, pagesRead: 7 });
     expect(feed.offsetsRequested().sort((a, b) => a - b)).toEqual([0, 3, 6, 9, 12, 15, 18]);
@@ -88,9 +77,9 @@ describe("walking a discovery feed", () => {
 
   it("when the feed states no total, then a short page is the whole feed and a full one is not", async () => {
     feed.omitPagination = true;
-    feed.items = items(2);
+    feed.items = feedItems(2);
     expect(await walk()).toMatchObject({ complete: true, pagesRead: 1 });
-    feed.items = items(8);
+    feed.items = feedItems(8);
     const full = await walk();
     expect(full).toMatchObject({ complete: false, pagesRead: 1 });
     expect(full.reasons.join()).toMatch(/states no total/);
@@ -125,7 +114,7 @@ describe("walking a discovery feed", () => {
       { ...SETTINGS, maxPages: 2 },
       {
         onPage: (page) => {
-          if (page.offset === 0) feed.items = items(20);
+          if (page.offset === 0) feed.items = feedItems(20);
         },
         onFailure: () => {},
       },
@@ -140,7 +129,7 @@ describe("walking a discovery feed", () => {
     const result = await walkFeed(feed.url, SETTINGS, {
       // Two items are added once the first page is in.
       onPage: (page) => {
-        if (page.offset === 0) feed.items = items(10);
+        if (page.offset === 0) feed.items = feedItems(10);
       },
       onFailure: () => {},
     });

@@ -6,7 +6,7 @@ import { MANIFEST_SOURCE_URL } from "../../../src/sources/origin-manifest/crawl-
 import { v2Item } from "../../fixtures/bazaar/feed-items";
 import { freeFormMap, v1Endpoints, v2Resources } from "../../fixtures/manifests/families";
 import { createTestApp, type TestApp } from "../../support/app";
-import { crawlFeedOnce, testCrawlSettings } from "../../support/crawl";
+import { crawlFeedOnce, ran, testCrawlSettings } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureFeed } from "../../support/fixture-feed";
 import { FixtureOrigins, fixtureResolver } from "../../support/fixture-origins";
@@ -14,11 +14,6 @@ import { testLogger } from "../../support/logger";
 
 const WELL_KNOWN = "/.well-known/x402";
 const MAX_BYTES = 4_096;
-
-function ran(outcome: CrawlOutcome) {
-  if (outcome.status === "skipped") throw new Error(`unexpected skip: ${outcome.reason}`);
-  return outcome;
-}
 
 interface DetailEndpoint {
   method: string;
