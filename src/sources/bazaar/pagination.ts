@@ -38,11 +38,18 @@ const MORE_FIELDS = ["hasMore", "has_more"];
 
 type Field = { name: string; value: unknown };
 
-/** Present fields among `names`, first in the `pagination` block, then beside the items. */
+/**
+ * Present fields among `names`, in the order of `names` (which field says it matters more than
+ * where: a `nextCursor` beside the items outranks a `cursor` in the block, which may name this
+ * page), each first in the `pagination` block, then beside the items.
+ */
 function fieldsOf(page: Json, names: string[]): Field[] {
-  const inBlock = names.map((name) => ({ name: `pagination.${name}`, value: dig(page, "pagination", name) }));
-  const beside = names.map((name) => ({ name, value: page[name] }));
-  return [...inBlock, ...beside].filter((field) => field.value !== undefined);
+  return names
+    .flatMap((name) => [
+      { name: `pagination.${name}`, value: dig(page, "pagination", name) },
+      { name, value: page[name] },
+    ])
+    .filter((field) => field.value !== undefined);
 }
 
 const shown = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 80);

@@ -56,13 +56,22 @@ describe("readContinuation: cursors", () => {
     },
   );
 
-  it("when the block has both nextCursor and cursor, then nextCursor is the next page (cursor may be this one)", () => {
-    expect(of({ pagination: { cursor: "this", nextCursor: "next" } })).toEqual({
-      kind: "cursor",
-      cursor: "next",
-      param: "cursor",
-    });
-  });
+  it.each([
+    ["both in the block", { pagination: { cursor: "this", nextCursor: "next" } }],
+    [
+      "cursor in the block, nextCursor beside the items",
+      { pagination: { cursor: "this" }, nextCursor: "next" },
+    ],
+    [
+      "cursor beside the items, next_cursor in the block",
+      { cursor: "this", pagination: { next_cursor: "next" } },
+    ],
+  ])(
+    "when a page has a nextCursor and a cursor (%s), then nextCursor is the next page (cursor may be this one)",
+    (_where, fields) => {
+      expect(of(fields)).toEqual({ kind: "cursor", cursor: "next", param: "cursor" });
+    },
+  );
 });
 
 describe("readContinuation: hasMore and the end of the feed", () => {
