@@ -7,7 +7,7 @@ import { type FeedItem, FeedItemSchema, FeedPageSchema, PaginationSchema } from 
 import { parseTimestamp } from "./timestamps";
 import type { BazaarPage, BazaarPagination, BazaarResource } from "./types";
 
-export { nextOffsets, readContinuation } from "./pagination";
+export { nextOffsets } from "./pagination";
 
 /** The page itself is not a discovery feed answer; unlike a bad item this cannot be skipped. */
 export class BazaarFeedError extends Error {
