@@ -185,9 +185,9 @@ async function documentCounts(client: pg.PoolClient): Promise<Record<DocumentSet
  * Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data.
  * Services are read here on a second connection sharing the snapshot (`pg_export_snapshot`);
  * a large catalogue's endpoints list and services' text index are built on worker threads
- * meanwhile, or before with `onePartAtATime` (catalogue-build.ts), a small one's on this thread. Rows come through cursors a batch
- * at a time, each batch made into columns before the next is read, with the event loop free in
- * between: memory holds what is being built and a batch, never every row at once, and requests
+ * meanwhile, or before with `onePartAtATime` (catalogue-build.ts), a small one's on this thread.
+ * Rows come through cursors a batch at a time, each batch made into columns before the next is
+ * read, with the event loop free in between: memory holds what is being built and a batch, never every row at once, and requests
  * keep being answered (from the previous catalogue) while a new one loads.
  */
 export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): Promise<LoadedCatalogue> {
