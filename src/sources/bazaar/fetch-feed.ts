@@ -62,6 +62,17 @@ type ReadPage = (url: string, offset: number | null, pagesPlanned: number) => Pr
 /** Hands a read page or failure on and counts it; false when the walk cannot rely on it. */
 type RecordPage = (result: PageRead) => boolean;
 
+/** What reading the pages after the first needs, whichever way the feed names them. */
+interface WalkContext {
+  feedUrl: string;
+  limit: number;
+  settings: FeedSettings;
+  walk: FeedWalk;
+  read: ReadPage;
+  record: RecordPage;
+  signal: AbortSignal | undefined;
+}
+
 /**
  * Walks a discovery feed, politely: paced, each page retried on transient failures. A feed that
  * states a `total` on its first page is read by `offset`/`limit`, `concurrency` pages at a time; a
@@ -133,11 +144,9 @@ export async function walkFeed(
       );
     return walk;
   }
-  if (pagination === null) {
-    await walkOnward(first.page, { feedUrl, limit, maxPages: settings.maxPages, walk, read, record, signal });
-  } else {
-    await walkPlanned(pagination, first.page, { feedUrl, limit, settings, walk, read, record, signal });
-  }
+  const context: WalkContext = { feedUrl, limit, settings, walk, read, record, signal };
+  if (pagination === null) await walkOnward(first.page, context);
+  else await walkPlanned(pagination, first.page, context);
   if (signal?.aborted) walk.aborted = true;
   walk.complete = !walk.aborted && walk.pagesFailed === 0 && walk.reasons.length === 0;
   return walk;
@@ -147,15 +156,7 @@ export async function walkFeed(
 async function walkPlanned(
   pagination: BazaarPagination,
   first: FeedPage,
-  context: {
-    feedUrl: string;
-    limit: number;
-    settings: FeedSettings;
-    walk: FeedWalk;
-    read: ReadPage;
-    record: RecordPage;
-    signal: AbortSignal | undefined;
-  },
+  context: WalkContext,
 ): Promise<void> {
   const { feedUrl, limit, settings, walk, read, record, signal } = context;
   const received = first.rawItems.length;
@@ -184,19 +185,9 @@ async function walkPlanned(
  * may end complete only where the feed says nothing follows; a page that fails, a page named a
  * second time (a loop), an unusable continuation or the page guard each end it incomplete.
  */
-async function walkOnward(
-  first: FeedPage,
-  context: {
-    feedUrl: string;
-    limit: number;
-    maxPages: number;
-    walk: FeedWalk;
-    read: ReadPage;
-    record: RecordPage;
-    signal: AbortSignal | undefined;
-  },
-): Promise<void> {
-  const { feedUrl, limit, maxPages, walk, read, record, signal } = context;
+async function walkOnward(first: FeedPage, context: WalkContext): Promise<void> {
+  const { feedUrl, limit, walk, read, record, signal } = context;
+  const { maxPages } = context.settings;
   const seen = new Set([pageKey(first.url)]);
   let here = first;
   for (;;) {
