@@ -29,8 +29,12 @@ describe("two API replicas on one database", () => {
     const [a, b] = await twoReplicas();
     const admin = await issueKey(database.db, "acme", "live", ["keys:write", "catalogue:read"]);
     const doomed = await issueKey(database.db, "acme", "live", ["catalogue:read"]);
-    // Both replicas keep verified keys in memory and have just served this one from there.
-    for (const replica of [a, b]) await expect.poll(() => replica.accounts.keys.caching()).toBe(true);
+    // Both replicas keep verified keys in memory and have just served this one from there. The
+    // cache is trusted once its LISTEN connection is up, which took over vitest's default 1 s poll
+    // once in a full run on a loaded machine: a precondition, so it gets time; the assertions
+    // about revocation below are unchanged.
+    for (const replica of [a, b])
+      await expect.poll(() => replica.accounts.keys.caching(), { timeout: 10_000 }).toBe(true);
     for (const replica of [a, b, a, b])
       expect((await call(replica.url, "/v1/categories", { headers: bearer(doomed.key) })).status).toBe(200);
     const revoked = await call(a.url, `/v1/api-keys/${doomed.id}`, {
