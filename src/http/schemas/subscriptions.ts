@@ -11,7 +11,8 @@ const planId = z
   .string({ error: "must be a plan id (text, see GET /v1/plans)" })
   .trim()
   .min(1, "must be a plan id (see GET /v1/plans)")
-  .max(64, "must be at most 64 characters");
+  .max(64, "must be at most 64 characters")
+  .meta({ description: "A plan id of GET /v1/plans.", example: "starter" });
 
 export const createSubscriptionBody = z.strictObject({
   merchant_user_id: z
@@ -19,7 +20,8 @@ export const createSubscriptionBody = z.strictObject({
     .trim()
     .min(1, "must not be empty")
     .max(200, "must be at most 200 characters")
-    .refine((text) => !text.includes("\u0000"), "must not contain NUL characters"),
+    .refine((text) => !text.includes("\u0000"), "must not contain NUL characters")
+    .meta({ description: "Your own reference of the subscriber.", example: "acme-admin" }),
   plan_id: planId,
 });
 
