@@ -77,7 +77,7 @@ export const subscriptionSchema = z
     plan_id: z.string().meta({ description: "The plan in force (changes only after settlement)." }),
     status: z
       .enum(SUBSCRIPTION_STATUSES)
-      .meta({ description: "incomplete → active → past_due → canceled (see the README)." }),
+      .meta({ description: "incomplete → active → past_due → canceled (see docs/billing.md)." }),
     current_period_start: timestamp.meta({ description: "Start of the period paid for (or to be paid)." }),
     current_period_end: timestamp.meta({ description: "End of that period: the next renewal." }),
     cancel_at_period_end: z.boolean().meta({ description: "Canceled, not renewed, at the period end." }),
@@ -107,7 +107,9 @@ export const invoiceSchema = z
       .string()
       .meta({ description: "The payment order that pays it (GET /v1/payment-orders/{id})." }),
     target_plan_id: z.string().meta({ description: "The plan the subscription is on once it is paid." }),
-    due_at: timestamp.meta({ description: "When it should be paid (see the grace rules in the README)." }),
+    due_at: timestamp.meta({
+      description: "When it should be paid (see the grace rules in docs/billing.md).",
+    }),
     paid_at: nullableTimestamp("When its payment order was paid."),
     voided_at: nullableTimestamp("When its payment order expired or was canceled."),
     created_at: timestamp.meta({ description: "When it was issued." }),
