@@ -15,13 +15,16 @@ const escapeHtml = (text: string) =>
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   );
 
-/** A short human reading of a parameter's JSON Schema: type, allowed values, bounds, default. */
-function schemaSummary(schema: { [key: string]: Json } | undefined): string {
+/**
+ * A short human reading of a JSON Schema: type, allowed values, bounds, default. A query
+ * parameter's array is "repeatable"; a field's is a "list of".
+ */
+function schemaSummary(schema: { [key: string]: Json } | undefined, arrayWord = "repeatable"): string {
   if (!schema) return "";
   const parts: string[] = [];
   const type = schema.type ?? (Array.isArray(schema.anyOf) ? "string" : "");
   if (type === "array" && typeof schema.items === "object" && schema.items && !Array.isArray(schema.items)) {
-    parts.push(`repeatable ${String(schema.items.type ?? "")}`);
+    parts.push(`${arrayWord} ${String(schema.items.type ?? "")}`);
   } else if (type) parts.push(String(type));
   if (typeof schema.format === "string") parts.push(schema.format);
   if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.join(", ")}`);
@@ -52,7 +55,7 @@ function typeText(schema: JsonSchema, nullable: boolean): string {
     ? `<a href="#schema-${ref}">${ref}</a>`
     : itemRef
       ? `list of <a href="#schema-${itemRef}">${itemRef}</a>`
-      : escapeHtml(schemaSummary(schema));
+      : escapeHtml(schemaSummary(schema, "list of"));
   return nullable ? `${base}, or null` : base;
 }
 
