@@ -112,7 +112,8 @@ export const settings = {
   },
   API_CACHE_MAX_ENTRIES: {
     schema: positiveInt(100_000).default(2_000),
-    description: "Most answers the API keeps in its cache (least recently used go first).",
+    description:
+      "Most answers the API keeps in its cache (least recently used go first); answers over 512 KB are not kept.",
   },
   API_INDEX_REFRESH_SECONDS: {
     schema: z.coerce
@@ -159,7 +160,8 @@ export const settings = {
   },
   CRAWL_MAX_REQUESTS_PER_MINUTE: {
     schema: positiveInt(1_000_000).default(240),
-    description: "Request-rate ceiling of a crawl, per source.",
+    description:
+      "Request-rate ceiling of a crawl, per source (a discovery feed is walked one page at a time, this far apart).",
   },
   CRAWL_MAX_RETRIES: {
     schema: z.coerce
@@ -301,7 +303,7 @@ export const settings = {
   EVENT_RETENTION_DAYS: {
     schema: positiveInt(3650).default(30),
     description:
-      "Days events are kept for GET /v1/events (and their webhook deliveries); older ones are deleted hourly.",
+      "Days events are kept for GET /v1/events (and their webhook deliveries); each delivering process deletes older ones hourly.",
   },
   WEBHOOK_DELIVERY_ENABLED: {
     schema: booleanFlag.default(true),
