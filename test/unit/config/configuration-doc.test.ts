@@ -12,6 +12,22 @@ describe("docs/configuration.md", () => {
     );
   });
 
+  it("when a setting is rendered, then its default and allowed values come from its schema", () => {
+    const rendered = renderConfigurationDoc();
+    expect(rendered).toContain(
+      "| `PORT` | `3000` | a whole number from 0 to 65535 | Port of the HTTP API. |",
+    );
+    expect(rendered).toContain(
+      "| `LOG_LEVEL` | `info` | one of fatal, error, warn, info, debug, trace, silent |",
+    );
+    expect(rendered).toContain(
+      "| `PROBE_ENABLED` | `true` | true or false (also 1/0, yes/no, on/off, in any case) |",
+    );
+    expect(rendered).toMatch(/\| `DATABASE_URL` \| unset \| a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(rendered).toMatch(/\| `PROBE_ALLOWED_NETWORKS` \| empty \| comma-separated CIDR ranges/);
+    expect(rendered).toMatch(/\| `CRAWL_SCHEDULE` \| `0 \* \* \* \*` \| a five-field cron expression/);
+  });
+
   it.each(Object.keys(settings))("when %s is a setting, then the file documents it", (name) => {
     expect(committed).toContain(`| \`${name}\` |`);
   });
