@@ -15,8 +15,9 @@ await runCli("probe sweep", async ({ config, logger }) => {
     return 1;
   }
   const shutdown = new Shutdown(logger);
-  process.once("SIGINT", () => shutdown.abort());
-  process.once("SIGTERM", () => shutdown.abort());
+  // A stop signal (SIGINT, SIGTERM, SIGHUP) aborts the work, which is recorded as aborted; then
+  // the closers run.
+  shutdown.listenForSignals(() => shutdown.abort());
   try {
     const server = await openDatabaseServer(config, logger);
     shutdown.register("database server", () => server.stop());
