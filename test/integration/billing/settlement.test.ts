@@ -9,7 +9,7 @@ import { tryLockSource } from "../../../src/scheduling/source-lock";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type LocalChain, startLocalChain } from "../../support/local-chain";
+import { type LocalChain, startLocalChain } from "../../../scripts/local-chain";
 import { testLogger } from "../../support/logger";
 
 const USDC = 1_000_000n;

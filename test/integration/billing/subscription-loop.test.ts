@@ -7,7 +7,7 @@ import { startWebhookDelivery, type WebhookDelivery } from "../../../src/webhook
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type LocalChain, startLocalChain } from "../../support/local-chain";
+import { type LocalChain, startLocalChain } from "../../../scripts/local-chain";
 import { testLogger } from "../../support/logger";
 import { startWebhookReceiver } from "../../support/webhook-receiver";
 

@@ -10,7 +10,7 @@ import { inTransaction } from "../../../src/db/transaction";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type LocalChain, startLocalChain } from "../../support/local-chain";
+import { type LocalChain, startLocalChain } from "../../../scripts/local-chain";
 import { testLogger } from "../../support/logger";
 
 const HOUR = 3_600_000;
