@@ -4,21 +4,9 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
 import { preparedDataDir } from "../../support/prepared-data-dir";
-import { type StartedProcess, startEntryPoint } from "../../support/processes";
+import { exitWithin10s, type StartedProcess, startEntryPoint } from "../../support/processes";
 
 const SLUGS = Array.from({ length: 12 }, (_, i) => `slow${i}`);
-
-/** The bound for a prompt stop; the process is killed after it so a failing test leaves nothing behind. */
-async function exitWithin10s(proc: StartedProcess): Promise<number | null | "still running"> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"still running">((resolve) => {
-    timer = setTimeout(() => resolve("still running"), 10_000);
-  });
-  const code = await Promise.race([proc.exited, late]);
-  clearTimeout(timer);
-  if (code === "still running") proc.child.kill("SIGKILL");
-  return code;
-}
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
