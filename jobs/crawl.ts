@@ -20,9 +20,9 @@ else
       return 2;
     }
     const shutdown = new Shutdown(logger);
-    // A signal aborts the crawl cleanly (recorded as aborted), then the closers run.
-    process.once("SIGINT", () => shutdown.abort());
-    process.once("SIGTERM", () => shutdown.abort());
+    // A stop signal (SIGINT, SIGTERM, SIGHUP) aborts the work, which is recorded as aborted; then
+    // the closers run.
+    shutdown.listenForSignals(() => shutdown.abort());
     try {
       const server = await openDatabaseServer(config, logger);
       shutdown.register("database server", () => server.stop());

@@ -31,8 +31,18 @@ await runCli(
       const reader = new CatalogueReader({ pool, search });
       const mcp = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
       const transport = new StdioServerTransport();
-      // The client closing stdin ends the session, and with it this process.
-      transport.onclose = () => void shutdown.close();
+      // The client closing stdin ends the session, and with it this process, at once: a client
+      // waits a moment, then sends SIGTERM, and a server still running then was killed midway.
+      let ended = false;
+      const inputEnded = () => {
+        if (ended) return;
+        ended = true;
+        logger.info("stdin closed: the MCP session is over, shutting down");
+        shutdown.stop();
+      };
+      process.stdin.once("end", inputEnded);
+      process.stdin.once("close", inputEnded);
+      transport.onclose = () => shutdown.stop();
       shutdown.register("mcp server", () => mcp.close());
       await mcp.connect(transport);
       logger.info("MCP server ready on stdio");

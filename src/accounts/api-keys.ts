@@ -6,6 +6,8 @@ import type { Environment, Scope } from "./scopes";
 /** A key as listings show it: never the key, only what lets a person recognise it. */
 export interface ApiKeySummary {
   id: string;
+  /** What a person calls the key; null when it was created without one. */
+  name: string | null;
   environment: Environment;
   prefix: string;
   lastFour: string;
@@ -13,6 +15,21 @@ export interface ApiKeySummary {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+}
+
+/** A key in the API's JSON form (GET /v1/api-keys, and `npm run keys -- … --json`). */
+export function apiKeyJson(key: ApiKeySummary) {
+  return {
+    id: key.id,
+    name: key.name,
+    environment: key.environment,
+    prefix: key.prefix,
+    last_four: key.lastFour,
+    scopes: key.scopes,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
 }
 
 /** The one moment the key itself exists outside its holder's hands. */
@@ -28,6 +45,7 @@ export interface KeyOwner {
 
 const SUMMARY = {
   id: true,
+  name: true,
   environment: true,
   prefix: true,
   lastFour: true,
@@ -41,12 +59,14 @@ export async function createApiKey(
   db: Database,
   owner: KeyOwner,
   scopes: readonly Scope[],
+  name: string | null = null,
 ): Promise<CreatedApiKey> {
   const { token, hash, prefix, lastFour } = generateKeyToken(owner.environment);
   const row = await db.apiKey.create({
     data: {
       organisationId: owner.organisationId,
       environment: owner.environment,
+      name,
       keyHash: new Uint8Array(hash),
       prefix,
       lastFour,

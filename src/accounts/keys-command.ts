@@ -1,15 +1,23 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import type { Database } from "../db/prisma-client";
-import { type ApiKeySummary, createApiKey, getApiKeyOwner, getApiKeys, revokeApiKey } from "./api-keys";
+import {
+  type ApiKeySummary,
+  apiKeyJson,
+  createApiKey,
+  getApiKeyOwner,
+  getApiKeys,
+  revokeApiKey,
+} from "./api-keys";
 import { ensureOrganisation, getOrganisationByName } from "./organisations";
-import { ENVIRONMENTS, SCOPES } from "./scopes";
+import { apiKeyName, ENVIRONMENTS, SCOPES } from "./scopes";
 
 export const KEYS_USAGE = `Usage:
-  npm run keys -- create --org NAME --env live|test --scope SCOPE [--scope SCOPE …]
-  npm run keys -- list --org NAME [--env live|test]
-  npm run keys -- revoke --id KEY_ID
-Scopes: ${SCOPES.join(", ")}. create makes the organisation the first time it is named.`;
+  npm run keys -- create --org NAME --env live|test --scope SCOPE [--scope SCOPE …] [--name KEY_NAME] [--json]
+  npm run keys -- list --org NAME [--env live|test] [--json]
+  npm run keys -- revoke --id KEY_ID [--json]
+Scopes: ${SCOPES.join(", ")}. create makes the organisation the first time it is named.
+stdout holds the result alone (create: the key itself; --json: one JSON document); messages go to stderr.`;
 
 const organisationName = z.string().trim().min(1, "--org must not be empty").max(200, "--org is too long");
 const environment = z.enum(ENVIRONMENTS, { error: "--env must be live or test" });
@@ -19,10 +27,19 @@ const scopes = z
   })
   .min(1, "create needs at least one --scope");
 
+const json = z.boolean().default(false);
+
 const commandSchema = z.discriminatedUnion("command", [
-  z.object({ command: z.literal("create"), org: organisationName, env: environment, scope: scopes }),
-  z.object({ command: z.literal("list"), org: organisationName, env: environment.optional() }),
-  z.object({ command: z.literal("revoke"), id: z.guid({ error: "--id must be a key id (a UUID)" }) }),
+  z.object({
+    command: z.literal("create"),
+    org: organisationName,
+    env: environment,
+    scope: scopes,
+    name: apiKeyName.optional(),
+    json,
+  }),
+  z.object({ command: z.literal("list"), org: organisationName, env: environment.optional(), json }),
+  z.object({ command: z.literal("revoke"), id: z.guid({ error: "--id must be a key id (a UUID)" }), json }),
 ]);
 
 export type KeysCommand = z.output<typeof commandSchema>;
@@ -41,6 +58,8 @@ export function parseKeysCommand(argv: readonly string[]): KeysCommand {
         env: { type: "string" },
         scope: { type: "string", multiple: true },
         id: { type: "string" },
+        name: { type: "string" },
+        json: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -55,7 +74,11 @@ export function parseKeysCommand(argv: readonly string[]): KeysCommand {
   if (!result.success) {
     throw new UsageError(
       result.error.issues
-        .map((issue) => (issue.code === "invalid_union" ? "unknown command" : issue.message))
+        .map((issue) => {
+          if (issue.code === "invalid_union") return "unknown command";
+          // The shared name rules speak of "the name"; the operator typed --name.
+          return issue.path[0] === "name" ? `--name ${issue.message}` : issue.message;
+        })
         .join("; "),
     );
   }
@@ -65,15 +88,23 @@ export function parseKeysCommand(argv: readonly string[]): KeysCommand {
 function describeKey(key: ApiKeySummary): string {
   const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active";
   const used = key.lastUsedAt ? `last used ${key.lastUsedAt.toISOString()}` : "never used";
-  return `${key.id}  ${key.prefix}…${key.lastFour}  ${key.scopes.join(",")}  created ${key.createdAt.toISOString()}  ${used}  ${state}`;
+  const name = key.name === null ? "" : `  "${key.name}"`;
+  return `${key.id}${name}  ${key.prefix}…${key.lastFour}  ${key.scopes.join(",")}  created ${key.createdAt.toISOString()}  ${used}  ${state}`;
 }
 
-/** Runs one command; returns the exit code and writes what an operator reads. */
+/** Where a command writes: its result (stdout, for scripts to capture) and messages for a person (stderr). */
+export interface CommandOutput {
+  result(text: string): void;
+  message(text: string): void;
+}
+
+/** Runs one command; returns the exit code. */
 export async function runKeysCommand(
   db: Database,
   command: KeysCommand,
-  print: (line: string) => void,
+  out: CommandOutput,
 ): Promise<number> {
+  const print = (value: unknown) => out.result(JSON.stringify(value));
   switch (command.command) {
     case "create": {
       const organisation = await ensureOrganisation(db, command.org);
@@ -81,31 +112,38 @@ export async function runKeysCommand(
         db,
         { organisationId: organisation.id, environment: command.env },
         command.scope,
+        command.name ?? null,
       );
-      print(describeKey(key));
-      print(`API key (shown once, store it now): ${key.key}`);
+      if (command.json) print({ ...apiKeyJson(key), key: key.key });
+      else {
+        out.message(describeKey(key));
+        out.message("The API key follows on stdout, shown this once: store it now.");
+        out.result(key.key);
+      }
       return 0;
     }
     case "list": {
       const organisation = await getOrganisationByName(db, command.org);
       if (!organisation) {
-        print(`No organisation named ${command.org}`);
+        out.message(`No organisation named ${command.org}`);
         return 1;
       }
-      for (const env of command.env ? [command.env] : ENVIRONMENTS) {
-        for (const key of await getApiKeys(db, { organisationId: organisation.id, environment: env }))
-          print(describeKey(key));
-      }
+      const keys: ApiKeySummary[] = [];
+      for (const env of command.env ? [command.env] : ENVIRONMENTS)
+        keys.push(...(await getApiKeys(db, { organisationId: organisation.id, environment: env })));
+      if (command.json) print({ items: keys.map(apiKeyJson) });
+      else for (const key of keys) out.result(describeKey(key));
       return 0;
     }
     case "revoke": {
       const owner = await getApiKeyOwner(db, command.id);
       const key = owner && (await revokeApiKey(db, owner, command.id));
       if (!key) {
-        print(`No API key with id ${command.id}`);
+        out.message(`No API key with id ${command.id}`);
         return 1;
       }
-      print(describeKey(key));
+      if (command.json) print(apiKeyJson(key));
+      else out.result(describeKey(key));
       return 0;
     }
   }

@@ -43,3 +43,15 @@ export const settlementChainsSchema = z
     (chains) => new Set(chains.map((c) => c.chain)).size === chains.length,
     "chain names must be unique",
   );
+
+/**
+ * Why an order naming `unknown` chains is refused, and what would be accepted. The accepted chains
+ * are the operator's SETTLEMENT_CHAINS, so the message names the setting: with none configured, no
+ * order can be paid until it is set.
+ */
+export function chainsNotAcceptedMessage(unknown: readonly string[], accepted: readonly string[]): string {
+  const refused = `accepted_assets: chain ${unknown.join(", ")} is not accepted here`;
+  return accepted.length === 0
+    ? `${refused}; accepted: none (no chain is configured: the operator sets SETTLEMENT_CHAINS, see docs/billing.md)`
+    : `${refused}; accepted: ${accepted.join(", ")} (the operator's SETTLEMENT_CHAINS)`;
+}

@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -18,29 +19,82 @@ export class EmbeddedServerUsers {
     this.lockDir = path.join(dataDir, "embedded-postgres.lock");
   }
 
-  /** Runs `action` holding the data directory's lock (a directory: mkdir is atomic). */
+  /**
+   * Runs `action` holding the data directory's lock: a directory holding the holder's pid. It
+   * comes into being whole (made under a temporary name with its pid file, then renamed into
+   * place, which is atomic and fails while another lock is there) and goes away whole (renamed
+   * aside, then removed), so a process killed at any moment leaves either no lock or one naming
+   * it. A lock whose holder is gone, or that names no holder (an older version's), is taken
+   * over at once.
+   */
   async withLock<T>(action: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      try {
-        await mkdir(this.lockDir);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const holder = Number(await readFile(path.join(this.lockDir, "pid"), "utf8").catch(() => ""));
-        // A holder that died (or had not yet written its pid a moment ago) leaves a stale lock.
-        if (holder > 0 && !processAlive(holder)) await rm(this.lockDir, { recursive: true, force: true });
-        else if (Date.now() > deadline)
-          throw new Error(`the embedded postgres lock ${this.lockDir} is held by process ${holder}`);
-        else await sleep(100);
+      if (await this.tryLock()) break;
+      const holder = await this.lockHolder();
+      if (holder === null || !processAlive(holder)) {
+        await this.removeLock(holder);
+        continue;
       }
+      if (Date.now() > deadline)
+        throw new Error(
+          `the embedded postgres lock ${this.lockDir} is held by process ${holder}, which is still running; ` +
+            `stop that process, or remove ${this.lockDir} if it is not a catalogue process`,
+        );
+      await sleep(100);
     }
     try {
-      await writeFile(path.join(this.lockDir, "pid"), String(process.pid));
       return await action();
     } finally {
-      await rm(this.lockDir, { recursive: true, force: true });
+      await this.removeLock();
     }
+  }
+
+  private async tryLock(): Promise<boolean> {
+    const draft = `${this.lockDir}.${process.pid}.${randomUUID()}`;
+    await mkdir(draft);
+    await writeFile(path.join(draft, "pid"), String(process.pid));
+    try {
+      await rename(draft, this.lockDir);
+      return true;
+    } catch (error) {
+      await rm(draft, { recursive: true, force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOTEMPTY" || code === "EEXIST") return false;
+      throw error;
+    }
+  }
+
+  /** The pid the lock names; null when there is no lock or it names no valid pid. */
+  private async lockHolder(): Promise<number | null> {
+    const text = await readFile(path.join(this.lockDir, "pid"), "utf8").catch(() => "");
+    const pid = Number(text);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  }
+
+  /**
+   * Removes the lock that names `holder` (this process by default). Another process may have
+   * taken over the same stale lock a moment earlier: a lock found naming someone else is put back.
+   */
+  private async removeLock(holder: number | null = process.pid): Promise<void> {
+    const aside = `${this.lockDir}.${process.pid}.${randomUUID()}.gone`;
+    try {
+      await rename(this.lockDir, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    const found = Number(await readFile(path.join(aside, "pid"), "utf8").catch(() => ""));
+    if (
+      found > 0 &&
+      found !== holder &&
+      (await rename(aside, this.lockDir).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    await rm(aside, { recursive: true, force: true });
   }
 
   async join(pid = process.pid): Promise<void> {

@@ -22,6 +22,7 @@ export function sendListing(
   listing: Listing,
   paging: Paging,
   reading?: QueryReading,
+  hint?: string,
 ): void {
   const hasMore = paging.offset + listing.items.length < listing.total;
   const parts: Buffer[] = [ITEMS_OPEN];
@@ -30,8 +31,26 @@ export function sendListing(
     parts.push(...item);
   });
   const query = reading === undefined ? "" : `,"query":${JSON.stringify(queryReadingJson(reading))}`;
-  parts.push(Buffer.from(`],"has_more":${hasMore},"total":${listing.total}${query}}`));
-  sendJsonParts(res, parts, `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}${query}`);
+  const hinted = hint === undefined ? "" : `,"hint":${JSON.stringify(hint)}`;
+  parts.push(Buffer.from(`],"has_more":${hasMore},"total":${listing.total}${query}${hinted}}`));
+  sendJsonParts(
+    res,
+    parts,
+    `${snapshot}|${listing.total}|${hasMore}|${listing.fingerprint}${query}${hinted}`,
+  );
+}
+
+/**
+ * A hint for an answer with nothing in it that a filter's default emptied: max_price drops entries
+ * with no known price (an HTML directory's services until a probe reads their challenge) unless
+ * include_unpriced=true. Undefined when the answer has entries or no such default applied.
+ */
+export function emptyAnswerHint(
+  filters: { maxPrice?: string; includeUnpriced?: boolean },
+  total: number,
+): string | undefined {
+  if (total > 0 || filters.maxPrice === undefined || filters.includeUnpriced === true) return undefined;
+  return "max_price hides entries with no known price: add include_unpriced=true to see them";
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');

@@ -15,6 +15,8 @@ export function createLogger(
   level: string,
   pretty = process.stdout.isTTY === true,
   destination?: pino.DestinationStream,
+  /** Where pretty output goes: stdout (1), or stderr (2) for a command whose stdout is its result. */
+  prettyTo: 1 | 2 = 1,
 ): Logger {
   const withStack = level === "debug" || level === "trace";
   const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
@@ -41,6 +43,7 @@ export function createLogger(
           transport: {
             target: "pino-pretty",
             options: {
+              destination: prettyTo,
               translateTime: "SYS:HH:MM:ss.l",
               ignore: "pid,hostname,service,component,crawlRun,progress",
             },
@@ -52,9 +55,11 @@ export function createLogger(
 }
 
 /**
- * JSON lines on stderr: for `npm run mcp`, whose stdout carries the MCP protocol and must hold
- * nothing else.
+ * Logs on stderr (pretty on a terminal, JSON lines otherwise): for commands whose stdout carries
+ * their result (`npm run keys`, `npm run probe`) or a protocol (`npm run mcp`) and nothing else.
  */
 export function createStderrLogger(level: string): Logger {
-  return createLogger(level, false, pino.destination(2));
+  return process.stderr.isTTY === true
+    ? createLogger(level, true, undefined, 2)
+    : createLogger(level, false, pino.destination(2));
 }

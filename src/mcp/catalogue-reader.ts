@@ -4,6 +4,7 @@ import type { Paging } from "../catalogue/paging";
 import { getServiceDetail } from "../catalogue/service-details";
 import { listCategories } from "../catalogue/taxonomy-queries";
 import type { ReadPool } from "../db/read-pool";
+import { emptyAnswerHint } from "../http/catalogue-listing";
 import { endpointFilters } from "../http/routes/endpoints";
 import { serviceFilters } from "../http/routes/services";
 import type { endpointListQuery } from "../http/schemas/endpoints";
@@ -35,19 +36,30 @@ export interface CatalogueReaderDeps {
   search: CatalogueSearch;
 }
 
-/** A search's list, with how q was read (present whenever q was given, as in REST). */
+/** A search's list, with how q was read (present whenever q was given) and REST's empty-answer hint. */
 export interface SearchList extends JsonList {
   query?: ReturnType<typeof queryReadingJson>;
+  hint?: string;
 }
 
 /**
  * The search keeps items as serialised UTF-8 JSON for HTTP; a tool answer needs them as values.
  * The body is REST's (sendListing): the items, has_more, total and the reading of q.
  */
-function searchListOf({ listing, reading }: SearchPage, paging: Paging): SearchList {
+function searchListOf(
+  { listing, reading }: SearchPage,
+  paging: Paging,
+  hint: string | undefined,
+): SearchList {
   const items = listing.items.map((parts) => JSON.parse(Buffer.concat(parts).toString("utf8")) as JsonObject);
-  const list = { items, has_more: paging.offset + items.length < listing.total, total: listing.total };
-  return reading === undefined ? list : { ...list, query: queryReadingJson(reading) };
+  const list: SearchList = {
+    items,
+    has_more: paging.offset + items.length < listing.total,
+    total: listing.total,
+  };
+  if (reading !== undefined) list.query = queryReadingJson(reading);
+  if (hint !== undefined) list.hint = hint;
+  return list;
 }
 
 export class CatalogueReader {
@@ -55,15 +67,16 @@ export class CatalogueReader {
 
   async searchServices(query: z.output<typeof serviceListQuery>): Promise<SearchList> {
     const paging = { offset: query.offset, limit: query.limit };
-    return searchListOf(await this.deps.search.findServices(serviceFilters(query), query, paging), paging);
+    const filters = serviceFilters(query);
+    const page = await this.deps.search.findServices(filters, query, paging);
+    return searchListOf(page, paging, emptyAnswerHint(filters, page.listing.total));
   }
 
   async searchEndpoints(query: z.output<typeof endpointListQuery>): Promise<SearchList> {
     const paging = { offset: query.offset, limit: query.limit };
-    return searchListOf(
-      await this.deps.search.findEndpoints(endpointFilters(query), query.sort, paging),
-      paging,
-    );
+    const filters = endpointFilters(query);
+    const page = await this.deps.search.findEndpoints(filters, query.sort, paging);
+    return searchListOf(page, paging, emptyAnswerHint(filters, page.listing.total));
   }
 
   /** Null when no row has this id (any text is asked, as REST's path id: not a service id is not found). */

@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { categoryCountSchema } from "../http/schemas/catalogue";
-import { integerParam, queryReadingSchema } from "../http/schemas/common";
+import { emptyAnswerHintSchema, integerParam, queryReadingSchema } from "../http/schemas/common";
 import { endpointHitSchema, endpointListQuery } from "../http/schemas/endpoints";
 import {
   fromBeforeTo,
@@ -68,8 +68,9 @@ const categoriesInput = z.strictObject({ ...mcpPaging });
 const pageOf = (item: z.ZodObject) =>
   z.object({ items: z.array(item.partial()), has_more: z.boolean(), total: z.number().int() });
 
-/** A searched list: as pageOf, plus how q was read (whenever q is given, as in REST). */
-const searchPageOf = (item: z.ZodObject) => pageOf(item).extend({ query: queryReadingSchema.optional() });
+/** A searched list: as pageOf, plus how q was read (whenever q is given) and REST's empty-answer hint. */
+const searchPageOf = (item: z.ZodObject) =>
+  pageOf(item).extend({ query: queryReadingSchema.optional(), hint: emptyAnswerHintSchema.optional() });
 
 function pick(item: JsonObject, fields: readonly string[] | undefined): JsonObject {
   if (fields === undefined) return item;

@@ -29,7 +29,7 @@ export interface ProbeCounts {
 
 export type ProbeJobOutput =
   | { skipped: "endpoint gone" | "already probed" }
-  | { outcome: ProbeOutcome; statusCode: number | null; recorded: RecordOutcome };
+  | { outcome: ProbeOutcome; statusCode: number | null; error: string | null; recorded: RecordOutcome };
 
 /**
  * One job: load the endpoint and what listings claim, wait for the host's turn, probe, record.
@@ -63,7 +63,7 @@ export async function handleProbeJob(deps: ProbeWorkerDeps, data: ProbeJobData):
     },
     "endpoint probed",
   );
-  return { outcome: result.outcome, statusCode: result.statusCode, recorded };
+  return { outcome: result.outcome, statusCode: result.statusCode, error: result.error, recorded };
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -100,3 +100,18 @@ function startCommand(command: string, args: string[], env: Record<string, strin
     },
   };
 }
+
+/**
+ * The exit code, or "still running" after 10 s (the bound for a prompt stop), when the process is
+ * killed so that a failing test leaves nothing behind.
+ */
+export async function exitWithin10s(proc: StartedProcess): Promise<number | null | "still running"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"still running">((resolve) => {
+    timer = setTimeout(() => resolve("still running"), 10_000);
+  });
+  const code = await Promise.race([proc.exited, late]);
+  clearTimeout(timer);
+  if (code === "still running") proc.child.kill("SIGKILL");
+  return code;
+}

@@ -1,6 +1,6 @@
 import express, { Router } from "express";
 import type { Accounts } from "../../accounts/accounts";
-import { type ApiKeySummary, createApiKey, getApiKeys, revokeApiKey } from "../../accounts/api-keys";
+import { apiKeyJson, createApiKey, getApiKeys, revokeApiKey } from "../../accounts/api-keys";
 import type { VerifiedKey } from "../../accounts/key-verifier";
 import { usageRows } from "../../accounts/usage";
 import type { Database } from "../../db/prisma-client";
@@ -10,19 +10,6 @@ import { requestKey } from "../request-guard";
 import { apiKeyIdParams, createApiKeyBody, usageQuery } from "../schemas/accounts";
 import { noQuery } from "../schemas/common";
 import { parseInput } from "../validation";
-
-function apiKeyJson(key: ApiKeySummary) {
-  return {
-    id: key.id,
-    environment: key.environment,
-    prefix: key.prefix,
-    last_four: key.lastFour,
-    scopes: key.scopes,
-    created_at: key.createdAt.toISOString(),
-    last_used_at: key.lastUsedAt?.toISOString() ?? null,
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-  };
-}
 
 function ownerOf(key: VerifiedKey) {
   return { organisationId: key.organisationId, environment: key.environment };
@@ -41,12 +28,12 @@ export function accountsRouter(db: Database, pool: ReadPool, accounts: Accounts)
   router.post("/v1/api-keys", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const key = requestKey(res);
-    const { scopes } = parseInput(createApiKeyBody, req.body ?? {}, "body");
+    const { scopes, name } = parseInput(createApiKeyBody, req.body ?? {}, "body");
     const beyond = scopes.filter((scope) => !key.scopes.includes(scope));
     if (beyond.length > 0) {
       throw new HttpError(403, `A key can only grant scopes it holds; this key lacks ${beyond.join(", ")}`);
     }
-    const created = await createApiKey(db, ownerOf(key), scopes);
+    const created = await createApiKey(db, ownerOf(key), scopes, name ?? null);
     res
       .status(201)
       .set("Cache-Control", "no-store")

@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { z } from "zod";
 import type { CatalogueSearch, EndpointFilters } from "../../search/catalogue-search";
-import { sendListing } from "../catalogue-listing";
+import { emptyAnswerHint, sendListing } from "../catalogue-listing";
 import { methodNotAllowed } from "../responses";
 import { endpointListQuery } from "../schemas/endpoints";
 import { parseInput } from "../validation";
@@ -31,12 +31,9 @@ export function endpointsRouter(search: CatalogueSearch): Router {
     .get(async (req, res) => {
       const query = parseInput(endpointListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const { snapshot, listing, reading } = await search.findEndpoints(
-        endpointFilters(query),
-        query.sort,
-        paging,
-      );
-      sendListing(res, snapshot, listing, paging, reading);
+      const filters = endpointFilters(query);
+      const { snapshot, listing, reading } = await search.findEndpoints(filters, query.sort, paging);
+      sendListing(res, snapshot, listing, paging, reading, emptyAnswerHint(filters, listing.total));
     })
     .all(methodNotAllowed);
   return router;

@@ -1,7 +1,7 @@
 import express, { Router } from "express";
 import { cancelOrder } from "../../billing/payment-order-transitions";
 import { createPaymentOrder, getPaymentOrder, listPaymentOrders } from "../../billing/payment-orders";
-import type { SettlementChain } from "../../billing/settlement-chains";
+import { chainsNotAcceptedMessage, type SettlementChain } from "../../billing/settlement-chains";
 import { parseUsdcAmount } from "../../billing/usdc-amount";
 import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
@@ -34,13 +34,7 @@ export function paymentOrdersRouter(
     const unknown = body.accepted_assets
       .filter((asset) => !byName.has(asset.chain))
       .map((asset) => asset.chain);
-    if (unknown.length > 0) {
-      const known = [...byName.keys()].join(", ") || "none";
-      throw new HttpError(
-        422,
-        `accepted_assets: chain ${unknown.join(", ")} is not accepted here; accepted: ${known}`,
-      );
-    }
+    if (unknown.length > 0) throw new HttpError(422, chainsNotAcceptedMessage(unknown, [...byName.keys()]));
     const expiresAt = orderExpiry(body.expires_at, Date.now());
     if (typeof expiresAt === "string") throw new HttpError(400, expiresAt);
     const order = await inTransaction(db, (tx) =>

@@ -4,7 +4,7 @@ import { getServiceHistory } from "../../catalogue/history-queries";
 import { getServiceDetail } from "../../catalogue/service-details";
 import type { ReadPool } from "../../db/read-pool";
 import type { CatalogueSearch, ServiceFilters } from "../../search/catalogue-search";
-import { sendListing } from "../catalogue-listing";
+import { emptyAnswerHint, sendListing } from "../catalogue-listing";
 import { HttpError } from "../errors";
 import { methodNotAllowed, sendCacheable } from "../responses";
 import { noQuery } from "../schemas/common";
@@ -58,8 +58,9 @@ export function servicesRouter(pool: ReadPool, search: CatalogueSearch): Router 
     .get(async (req, res) => {
       const query = parseInput(serviceListQuery, req.query, "query");
       const paging = { offset: query.offset, limit: query.limit };
-      const { snapshot, listing, reading } = await search.findServices(serviceFilters(query), query, paging);
-      sendListing(res, snapshot, listing, paging, reading);
+      const filters = serviceFilters(query);
+      const { snapshot, listing, reading } = await search.findServices(filters, query, paging);
+      sendListing(res, snapshot, listing, paging, reading, emptyAnswerHint(filters, listing.total));
     })
     .all(methodNotAllowed);
 

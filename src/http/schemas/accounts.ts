@@ -1,10 +1,15 @@
 import { z } from "zod";
-import { ENVIRONMENTS, SCOPES } from "../../accounts/scopes";
+import { apiKeyName, ENVIRONMENTS, SCOPES } from "../../accounts/scopes";
 
 const scope = z.enum(SCOPES, { error: `must be one of ${SCOPES.join(", ")}` });
 
 export const createApiKeyBody = z
   .strictObject({
+    name: apiKeyName.optional().meta({
+      description:
+        "What you call the key, to recognise it in lists (up to 100 characters, no control characters).",
+      example: "ci",
+    }),
     scopes: z
       .array(scope, { error: "must be an array of scopes" })
       .min(1, "must name at least one scope")
@@ -31,6 +36,7 @@ const timestamp = z.string().meta({ format: "date-time" });
 export const apiKeySchema = z
   .strictObject({
     id: z.string().meta({ description: "The key's id (a UUID): what DELETE /v1/api-keys/{id} takes." }),
+    name: z.string().nullable().meta({ description: "What the key was named at creation; null if unnamed." }),
     environment: z.enum(ENVIRONMENTS).meta({ description: "live or test: the objects this key sees." }),
     prefix: z.string().meta({ description: "How the key starts, to recognise it.", example: "xcat_live_" }),
     last_four: z.string().meta({ description: "The key's last four characters.", example: "x9Qa" }),

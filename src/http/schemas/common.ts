@@ -134,9 +134,19 @@ export const queryReadingSchema = z
   })
   .meta({ id: "QueryReading" });
 
-/** A list that a `q` searches: the list answer plus how `q` was read. */
+/** On an empty answer whose filters hide entries: what shows them. */
+export const emptyAnswerHintSchema = z.string().meta({
+  description:
+    "Present only on an empty answer that a filter's default emptied: says which parameter shows the hidden " +
+    "entries (max_price hides entries with no known price unless include_unpriced=true).",
+  example: "max_price hides entries with no known price: add include_unpriced=true to see them",
+});
+
+/** A list that a `q` searches: the list answer plus how `q` was read, and a hint when it is empty. */
 export function searchListSchema<T extends z.ZodType>(item: T, id: string) {
-  return listSchema(item, id).extend({ query: queryReadingSchema.optional() }).meta({ id });
+  return listSchema(item, id)
+    .extend({ query: queryReadingSchema.optional(), hint: emptyAnswerHintSchema.optional() })
+    .meta({ id });
 }
 
 export const isoTimestamp = z.iso.datetime().meta({ description: "ISO 8601, UTC." });

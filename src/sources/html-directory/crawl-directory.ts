@@ -50,6 +50,7 @@ async function walkDirectory(
     extraction,
     pacer: new RequestPacer(settings.maxRequestsPerMinute),
     robotsAllow: robotsRules(settings),
+    signal,
   };
   const stopProgress = reportProgress(session, logger, settings.progressIntervalMs);
   let aborted = false;
@@ -59,8 +60,9 @@ async function walkDirectory(
   // stay registered with their crawler's event manager after they are dropped (one per run, 16 MB
   // of deduplication slots each), so a crawler reused for 21 runs held every queue to the end.
   // Crawlee caches robots.txt per crawler: it is asked once per run (the listing, each chunk).
+  let connections: RunConnections | null = null;
   const runCrawler = async (requests: Parameters<DirectoryCrawler["run"]>[0]) => {
-    const connections = new RunConnections();
+    connections = new RunConnections();
     crawler = buildDirectoryCrawler({ ...shared, connections }, logger);
     if (aborted) void crawler.stop();
     try {
@@ -68,12 +70,16 @@ async function walkDirectory(
     } finally {
       crawler = null;
       connections.close();
+      connections = null;
     }
   };
+  // A stop ends the pages in flight too (their connections are closed): a slow directory would
+  // otherwise hold the crawl until each answered or timed out.
   const onAbort = () => {
     aborted = true;
-    logger.warn("stop requested: finishing pages in flight, then ending the crawl");
+    logger.warn("stop requested: ending the pages in flight and the crawl");
     void crawler?.stop();
+    connections?.close();
   };
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) onAbort();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Configuration, createHttpRouter, HttpCrawler, type HttpCrawlingContext } from "@crawlee/http";
 import { MemoryStorage } from "@crawlee/memory-storage";
 import type { Logger } from "../../logging/logger";
@@ -73,7 +74,7 @@ export function buildDirectoryCrawler(deps: RouteDeps, logger: Logger): Director
           { url: request.url, retry: request.retryCount, delayMs: Math.round(delay), err: error.message },
           "retrying page",
         );
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay, undefined, { signal: deps.signal }).catch(() => {});
       },
       failedRequestHandler: async ({ request }: HttpCrawlingContext, error: Error) => {
         const failed = (url: string) => {

@@ -31,7 +31,15 @@ export function describeProgress(snapshot: ProgressSnapshot): {
   message: string;
   progress: Record<string, number | null>;
 } {
-  const { pagesDone, pagesTotal, servicesStored, listing } = snapshot;
+  const { pagesDone, servicesStored } = snapshot;
+  // A source's stated size is an estimate: once more is read or found than it said, the estimate
+  // grows to match, so a line never reads "page 4 of 3" or "62 of ~48 pages".
+  const pagesTotal =
+    snapshot.pagesTotal === null ? null : Math.max(snapshot.pagesTotal, pagesDone, snapshot.pagesFound);
+  const listing = snapshot.listing && {
+    read: snapshot.listing.read,
+    of: snapshot.listing.of === null ? null : Math.max(snapshot.listing.of, snapshot.listing.read),
+  };
   const perSecond = snapshot.elapsedMs > 0 ? pagesDone / (snapshot.elapsedMs / 1000) : 0;
   const remaining = pagesTotal === null ? null : Math.max(0, pagesTotal - pagesDone);
   const etaMs = remaining !== null && perSecond > 0 ? (remaining / perSecond) * 1000 : null;

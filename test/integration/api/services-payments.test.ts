@@ -1,5 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serviceListSchema } from "../../../src/http/schemas/services";
 import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -111,6 +112,21 @@ describe("GET /v1/services payment, source and verification filters, sort=price"
       expect(response.body.total).toBe(expected.length);
     },
   );
+
+  it("when max_price leaves nothing, then the empty answer hints that include_unpriced=true shows unpriced entries", async () => {
+    const HINT = "max_price hides entries with no known price: add include_unpriced=true to see them";
+    const empty = await request(api.app).get("/v1/services?max_price=0.0009");
+    expect(empty.body).toMatchObject({ items: [], total: 0, hint: HINT });
+    expect(serviceListSchema.safeParse(empty.body).success).toBe(true);
+    const endpoints = await request(api.app).get("/v1/endpoints?max_price=0.0009");
+    expect(endpoints.body).toMatchObject({ items: [], total: 0, hint: HINT });
+    // No hint when entries came, when unpriced ones were asked for, or when no max_price emptied it.
+    expect((await request(api.app).get("/v1/services?max_price=0.002")).body).not.toHaveProperty("hint");
+    expect(
+      (await request(api.app).get("/v1/services?max_price=0.0009&include_unpriced=true&network=solana")).body,
+    ).not.toHaveProperty("hint");
+    expect((await request(api.app).get("/v1/services?pay_to=0x0")).body).not.toHaveProperty("hint");
+  });
 
   it("when sorted by price, then the cheapest entry comes first and entries without prices last", async () => {
     const response = await request(api.app).get("/v1/services?sort=price");

@@ -173,7 +173,7 @@ describe("payment orders over the API", () => {
     const answer = await order(writer, { accepted_assets: [{ chain: "solana", asset: "USDC" }] });
     expect(answer.status).toBe(422);
     expect(answer.body.message).toBe(
-      "accepted_assets: chain solana is not accepted here; accepted: base, ethereum",
+      "accepted_assets: chain solana is not accepted here; accepted: base, ethereum (the operator's SETTLEMENT_CHAINS)",
     );
   });
 

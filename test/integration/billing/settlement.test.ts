@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type LocalChain, startLocalChain } from "../../../scripts/local-chain";
 import { expireDueOrders } from "../../../src/billing/payment-order-transitions";
 import type { SettlementChain } from "../../../src/billing/settlement-chains";
 import { SETTLEMENT_LOCK_NAMESPACE, startSettlement } from "../../../src/billing/settlement-runner";
@@ -9,7 +10,6 @@ import { tryLockSource } from "../../../src/scheduling/source-lock";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type LocalChain, startLocalChain } from "../../support/local-chain";
 import { testLogger } from "../../support/logger";
 
 const USDC = 1_000_000n;

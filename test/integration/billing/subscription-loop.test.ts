@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type LocalChain, startLocalChain } from "../../../scripts/local-chain";
 import { untilReadersSawLatestChange } from "../../../src/accounts/key-cache";
 import { type RunningSettlement, startSettlement } from "../../../src/billing/settlement-runner";
 import type { HostResolver } from "../../../src/probe/resolve-target";
@@ -7,7 +8,6 @@ import { startWebhookDelivery, type WebhookDelivery } from "../../../src/webhook
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type LocalChain, startLocalChain } from "../../support/local-chain";
 import { testLogger } from "../../support/logger";
 import { startWebhookReceiver } from "../../support/webhook-receiver";
 

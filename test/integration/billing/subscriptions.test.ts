@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalChain, startLocalChain } from "../../../scripts/local-chain";
 import { untilReadersSawLatestChange } from "../../../src/accounts/key-cache";
 import { expireDueOrders } from "../../../src/billing/payment-order-transitions";
 import { renewOnce } from "../../../src/billing/renewals";
@@ -10,7 +11,6 @@ import { inTransaction } from "../../../src/db/transaction";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type LocalChain, startLocalChain } from "../../support/local-chain";
 import { testLogger } from "../../support/logger";
 
 const HOUR = 3_600_000;

@@ -8,6 +8,7 @@ import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
 import { preparedDataDir } from "../../support/prepared-data-dir";
 import {
+  exitWithin10s,
   type StartedProcess,
   startBuiltEntryPoint,
   startEntryPoint,
@@ -35,17 +36,6 @@ async function listeningPort(proc: StartedProcess): Promise<number> {
 
 async function postmasterPid(dataDir: string): Promise<number> {
   return Number((await readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
-}
-
-/** A clean stop takes at most 10 s; the process is killed after it so a failing test leaves nothing behind. */
-async function exitWithin10s(proc: StartedProcess): Promise<number | null | "still running"> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"still running">((resolve) => {
-    timer = setTimeout(() => resolve("still running"), 10_000);
-  });
-  const code = await Promise.race([proc.exited, late]);
-  clearTimeout(timer);
-  return code;
 }
 
 describe("operations: processes and the embedded database", () => {

@@ -167,6 +167,15 @@ describe("the MCP server, through the SDK's own client", () => {
     ]);
   });
 
+  it("when max_price leaves nothing, then the answer carries REST's hint about include_unpriced", async () => {
+    const result = await client.callTool({ name: "search_services", arguments: { max_price: "0.001" } });
+    expect(result.structuredContent).toMatchObject({
+      items: [],
+      total: 0,
+      hint: "max_price hides entries with no known price: add include_unpriced=true to see them",
+    });
+  });
+
   it("when a search has no q, then no reading comes (as in REST)", async () => {
     const result = await client.callTool({ name: "search_endpoints", arguments: { fields: ["url"] } });
     expect(result.structuredContent).not.toHaveProperty("query");

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeSweepListSchema } from "../../../src/http/schemas/probe-sweeps";
 import { listen } from "../../../src/http/server";
@@ -40,18 +41,14 @@ describe("npm run probe: one sweep from the command line", () => {
     PROBE_USER_AGENT: TEST_USER_AGENT,
   });
 
-  it("when run, then every endpoint is probed and recorded, the summary counts each outcome, and it exits 0", async () => {
-    const sweep = startEntryPoint("jobs/probe.ts", [], env());
+  it("when run, then every endpoint is probed and recorded, stdout is the summary line alone, and it exits 0", async () => {
+    const sweep = startEntryPoint("jobs/probe.ts", [], { ...env(), LOG_LEVEL: "info" });
     expect(await sweep.exited).toBe(0);
-    const summary = sweep.lines.find((l) => String(l.msg).startsWith("probe sweep finished"));
-    expect(summary?.msg).toMatch(
-      /^probe sweep finished in \d+\.\d s: 3 of 3 endpoints probed \(2 challenge, 1 no_challenge\)$/,
+    expect(sweep.lines.map((l) => l.msg)).toEqual([expect.any(String)]);
+    expect(sweep.lines[0]?.msg).toMatch(
+      /^probe sweep finished in \d+\.\d s: 3 of 3 endpoints probed \(2 challenge; 1 no_challenge\)$/,
     );
-    expect(summary?.summary).toMatchObject({
-      endpoints: 3,
-      probed: 3,
-      outcomes: { challenge: 2, no_challenge: 1 },
-    });
+    expect(sweep.stderr()).toContain("probe sweep of 3 endpoints started");
     expect(await database.db.endpointProbe.count()).toBe(3);
     expect(site.requests).toHaveLength(3);
   });
@@ -110,6 +107,27 @@ describe("npm run probe: one sweep from the command line", () => {
   it("when probing is disabled, then it exits 1 saying so", async () => {
     const sweep = startEntryPoint("jobs/probe.ts", [], { ...env(), PROBE_ENABLED: "false" });
     expect(await sweep.exited).toBe(1);
-    expect(sweep.lines.some((l) => l.msg === "PROBE_ENABLED is false: no probe sweep")).toBe(true);
+    expect(sweep.stderr()).toContain("PROBE_ENABLED is false: no probe sweep");
+    expect(sweep.lines).toEqual([]);
+  });
+
+  it("when endpoints fail and --json is given, then stdout is the summary as JSON, with each failure's reason counted", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await seedServices(database.db, [
+      { name: "Gone", endpoints: [{ method: "GET", url: `http://127.0.0.1:${port}/paid` }] },
+    ]);
+    const sweep = startEntryPoint("jobs/probe.ts", ["--json"], env());
+    expect(await sweep.exited).toBe(0);
+    expect(sweep.lines).toHaveLength(1);
+    expect(sweep.lines[0]).toMatchObject({
+      endpoints: 4,
+      probed: 4,
+      outcomes: { network_error: 1 },
+      reasons: { network_error: [{ reason: "connection refused (ECONNREFUSED)", count: 1 }] },
+      aborted: false,
+    });
   });
 });

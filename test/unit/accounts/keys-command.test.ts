@@ -7,15 +7,28 @@ describe("parseKeysCommand", () => {
   it.each([
     [
       ["create", "--org", "acme", "--env", "live", "--scope", "catalogue:read", "--scope", "keys:write"],
-      { command: "create", org: "acme", env: "live", scope: ["catalogue:read", "keys:write"] },
+      { command: "create", org: "acme", env: "live", scope: ["catalogue:read", "keys:write"], json: false },
     ],
     [
       ["create", "--org=acme", "--env=test", "--scope", "catalogue:read, catalogue:export"],
-      { command: "create", org: "acme", env: "test", scope: ["catalogue:read", "catalogue:export"] },
+      {
+        command: "create",
+        org: "acme",
+        env: "test",
+        scope: ["catalogue:read", "catalogue:export"],
+        json: false,
+      },
     ],
-    [["list", "--org", "acme"], { command: "list", org: "acme" }],
-    [["list", "--org", "acme", "--env", "test"], { command: "list", org: "acme", env: "test" }],
-    [["revoke", "--id", ID], { command: "revoke", id: ID }],
+    [
+      ["create", "--org", "acme", "--env", "live", "--scope", "catalogue:read", "--name", "ci", "--json"],
+      { command: "create", org: "acme", env: "live", scope: ["catalogue:read"], name: "ci", json: true },
+    ],
+    [["list", "--org", "acme"], { command: "list", org: "acme", json: false }],
+    [
+      ["list", "--org", "acme", "--env", "test", "--json"],
+      { command: "list", org: "acme", env: "test", json: true },
+    ],
+    [["revoke", "--id", ID], { command: "revoke", id: ID, json: false }],
   ])("when the arguments are %j, then the command is %j", (argv, expected) => {
     expect(parseKeysCommand(argv)).toEqual(expected);
   });

@@ -49,4 +49,19 @@ describe("describeProgress", () => {
     });
     expect(message).toContain("ETA 2h 46m");
   });
+
+  it("when more is read than the listing stated, then the totals grow to match and never fall below what is done", () => {
+    const { message, progress } = describeProgress({
+      pagesDone: 62,
+      pagesTotal: 48,
+      pagesFound: 70,
+      listing: { read: 4, of: 3 },
+      servicesStored: 50,
+      elapsedMs: 31_000,
+    });
+    expect(message).toBe(
+      "crawl progress: listing page 4 of 4, 62 of ~70 pages, 2.0 pages/s, ETA 4s; 50 services stored",
+    );
+    expect(progress).toMatchObject({ pagesDone: 62, pagesTotal: 70, pagesRemaining: 8 });
+  });
 });

@@ -18,4 +18,6 @@ export interface RouteDeps {
   connections: RunConnections;
   /** Whether robots.txt lets us fetch a URL (always true when the crawl ignores robots.txt). */
   robotsAllow: (url: string) => Promise<boolean>;
+  /** Fires when the crawl is asked to stop: no retry waits its delay out then. */
+  signal?: AbortSignal;
 }

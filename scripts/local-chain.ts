@@ -5,16 +5,23 @@ import path from "node:path";
 import ganache from "ganache";
 import solc from "solc";
 import {
+  type Chain,
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
+  getContractAddress,
   http,
   type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
-/** A minimal USDC for tests: 6 decimals, the standard Transfer event (the settlement reads only that). */
+/**
+ * A real EVM (ganache) on loopback with a USDC-like token, for tests and for `npm run chain:local`:
+ * billing tried and tested against a chain, not a mock.
+ */
+
+/** A minimal USDC: 6 decimals, the standard Transfer event (the settlement reads only that). */
 const TOKEN_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 contract TestUSDC {
@@ -54,7 +61,7 @@ const TOKEN_ABI = [
 /** Compiled once per source text and kept in the temp dir: solc takes seconds, a read milliseconds. */
 async function tokenBytecode(): Promise<`0x${string}`> {
   const hash = createHash("sha256").update(TOKEN_SOURCE).digest("hex").slice(0, 16);
-  const cached = path.join(tmpdir(), "x402-catalogue-test-usdc", `${hash}.bin`);
+  const cached = path.join(tmpdir(), "x402-catalogue-local-usdc", `${hash}.bin`);
   try {
     return (await readFile(cached, "utf8")) as `0x${string}`;
   } catch {
@@ -72,7 +79,17 @@ async function tokenBytecode(): Promise<`0x${string}`> {
   }
 }
 
-const FUNDER_KEY = `0x${"11".repeat(32)}` as const;
+/** The funded payer: a fixed, public development key (never use it on a real chain). */
+export const FUNDER_KEY = `0x${"11".repeat(32)}` as const;
+const FUNDER = privateKeyToAccount(FUNDER_KEY);
+/** Base's chain id: the local chain stands in for Base. */
+const CHAIN_ID = 8453;
+
+/** The token is the funder's first deployment, so its address is known from the funder alone. */
+export const LOCAL_USDC = getContractAddress({
+  from: FUNDER.address,
+  nonce: 0n,
+}).toLowerCase() as `0x${string}`;
 
 export interface LocalChain {
   rpcUrl: string;
@@ -87,49 +104,62 @@ export interface LocalChain {
   close(): Promise<void>;
 }
 
-/** A real EVM (ganache) on 127.0.0.1 with Base's chain id and a deployed test USDC. */
-export async function startLocalChain(): Promise<LocalChain> {
-  const account = privateKeyToAccount(FUNDER_KEY);
-  const server = ganache.server({
-    chain: { chainId: 8453 },
-    wallet: { accounts: [{ secretKey: FUNDER_KEY, balance: `0x${(10n ** 21n).toString(16)}` }] },
-    logging: { quiet: true },
-  });
-  await server.listen(0, "127.0.0.1");
-  const address = server.address();
-  const rpcUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  const chain = defineChain({
-    id: 8453,
+function localChain(rpcUrl: string): Chain {
+  return defineChain({
+    id: CHAIN_ID,
     name: "local base",
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
+}
+
+/** Sends `units` micro-USDC from the funded account to `to` on the local chain at `rpcUrl`. */
+export async function payOnLocalChain(
+  rpcUrl: string,
+  to: `0x${string}`,
+  units: bigint,
+): Promise<{ hash: `0x${string}`; blockNumber: bigint }> {
+  const chain = localChain(rpcUrl);
+  const client = createPublicClient({ chain, transport: http(rpcUrl) });
+  const wallet = createWalletClient({ account: FUNDER, chain, transport: http(rpcUrl) });
+  const hash = await wallet.writeContract({
+    address: LOCAL_USDC,
+    abi: TOKEN_ABI,
+    functionName: "transfer",
+    args: [to, units],
+  });
+  return { hash, blockNumber: (await client.waitForTransactionReceipt({ hash })).blockNumber };
+}
+
+/** A real EVM (ganache) on 127.0.0.1 (port 0: any free one) with Base's chain id and a deployed USDC. */
+export async function startLocalChain(port = 0): Promise<LocalChain> {
+  const server = ganache.server({
+    chain: { chainId: CHAIN_ID },
+    wallet: { accounts: [{ secretKey: FUNDER_KEY, balance: `0x${(10n ** 21n).toString(16)}` }] },
+    logging: { quiet: true },
+  });
+  await server.listen(port, "127.0.0.1");
+  const address = server.address();
+  const rpcUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`;
+  const chain = localChain(rpcUrl);
   const client = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
-  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
+  const wallet = createWalletClient({ account: FUNDER, chain, transport: http(rpcUrl) });
   const testClient = createTestClient({ mode: "ganache", chain, transport: http(rpcUrl) });
   const deployHash = await wallet.deployContract({ abi: TOKEN_ABI, bytecode: await tokenBytecode() });
   const usdc = (await client.waitForTransactionReceipt({ hash: deployHash })).contractAddress;
-  if (!usdc) throw new Error("the test USDC was not deployed");
+  if (usdc?.toLowerCase() !== LOCAL_USDC.toLowerCase()) throw new Error("the local USDC was not deployed");
   const mintHash = await wallet.writeContract({
-    address: usdc,
+    address: LOCAL_USDC,
     abi: TOKEN_ABI,
     functionName: "mint",
-    args: [account.address, 10n ** 15n],
+    args: [FUNDER.address, 10n ** 15n],
   });
   await client.waitForTransactionReceipt({ hash: mintHash });
   return {
     rpcUrl,
-    usdc,
+    usdc: LOCAL_USDC,
     client,
-    async pay(to, units) {
-      const hash = await wallet.writeContract({
-        address: usdc,
-        abi: TOKEN_ABI,
-        functionName: "transfer",
-        args: [to as `0x${string}`, units],
-      });
-      return (await client.waitForTransactionReceipt({ hash })).blockNumber;
-    },
+    pay: async (to, units) => (await payOnLocalChain(rpcUrl, to as `0x${string}`, units)).blockNumber,
     mine: (blocks) => testClient.mine({ blocks }),
     advanceTime: async (seconds) => void (await testClient.increaseTime({ seconds })),
     close: () => server.close(),
