@@ -112,17 +112,11 @@ export async function listPaymentOrders(
 }
 
 /**
- * How long a released address rests before another order gets it: a payer who pays a canceled or
- * expired order late is then recorded against that order (not applied), instead of paying a
- * stranger's new order.
- */
-const ADDRESS_REST = "24 hours";
-
-/**
  * Hands the order a deposit address on `chain` that no open order holds: the one released
- * longest ago (and at least ADDRESS_REST ago), else the next derived child of the chain's xpub.
- * A per-chain transaction lock makes concurrent creations take turns, so two open orders never
- * share an address.
+ * longest ago (and at least the chain's address rest ago), else the next derived child of the
+ * chain's xpub. The rest means a payer who pays a canceled or expired order late most likely
+ * pays an address no other order holds yet. A per-chain transaction lock makes concurrent
+ * creations take turns, so two open orders never share an address.
  */
 async function allocateAddress(tx: Transaction, chain: SettlementChain, orderId: string): Promise<string> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`deposit-addresses:${chain.chain}`}))`;
@@ -132,7 +126,7 @@ async function allocateAddress(tx: Transaction, chain: SettlementChain, orderId:
                WHERE (chain, derivation_index) = (
                  SELECT chain, derivation_index FROM deposit_addresses
                  WHERE chain = ${chain.chain} AND order_id IS NULL
-                   AND released_at < now() - ${ADDRESS_REST}::interval
+                   AND released_at < now() - ${chain.addressRestSeconds}::int * interval '1 second'
                  ORDER BY released_at, derivation_index LIMIT 1)
                RETURNING address`,
   );
