@@ -3,8 +3,9 @@ import { queryRows } from "../db/read-pool";
 import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import { orderHoldingAddressAt } from "./address-holder";
-import { announceOrders } from "./billing-events";
+import { announceOrders, announceUnappliedTransfer } from "./billing-events";
 import { settleInvoiceOfOrder, voidInvoicesOfOrders } from "./subscription-transitions";
+import { type RecordedTransfer, unappliedTransferJson } from "./unapplied-transfers";
 
 /**
  * Every move of a payment order's status, in one place: created → paid | expired | canceled.
@@ -87,15 +88,9 @@ export async function expireDueOrders(tx: Transaction): Promise<number> {
   return moved.length;
 }
 
-export interface ConfirmedTransfer {
-  chain: string;
-  txHash: string;
-  logIndex: number;
+export interface ConfirmedTransfer extends RecordedTransfer {
   blockNumber: bigint;
-  blockTime: Date;
-  from: string;
   to: string;
-  value: bigint;
 }
 
 /**
@@ -104,7 +99,8 @@ export interface ConfirmedTransfer {
  * time (address-holder.ts), however late it is read, and credits it if that order is still
  * `created` and its expiry is after the block. The order moves to `paid` when its received total
  * reaches its amount (more is recorded as overpayment). A transfer to an order that is no longer
- * open, or that came after its expiry, is recorded against it, not applied.
+ * open, or that came after its expiry, is recorded against it, not applied, and announced as
+ * `payment_order.unapplied_transfer`.
  */
 export async function recordTransfer(
   tx: Transaction,
@@ -139,7 +135,11 @@ export async function recordTransfer(
                WHERE id = ${orderId}::uuid AND status = 'created' AND expires_at > ${transfer.blockTime}
                RETURNING received_units, amount_units`,
   );
-  if (!credited) return "recorded";
+  if (!credited) {
+    // Announced here, with the row that records it: once per transfer, however often it is read.
+    await announceUnappliedTransfer(tx, orderId, unappliedTransferJson(transfer));
+    return "recorded";
+  }
   await queryRows(
     tx,
     Prisma.sql`UPDATE chain_transfers SET applied = true

@@ -91,9 +91,17 @@ describe("a late transfer to a reused deposit address", () => {
     await vi.waitFor(async () => expect(await cursor()).toBeGreaterThanOrEqual(paidIn), WAIT);
 
     const reused = await callAs(api.url, rival, `/v1/payment-orders/${second.id}`);
-    expect(reused.body).toMatchObject({ status: "created", received_amount: "0.000000" });
+    expect(reused.body).toMatchObject({
+      status: "created",
+      received_amount: "0.000000",
+      unapplied_transfers: [],
+    });
     const canceled = await callAs(api.url, shop, `/v1/payment-orders/${first.id}`);
-    expect(canceled.body).toMatchObject({ status: "canceled", received_amount: "0.000000" });
+    expect(canceled.body).toMatchObject({
+      status: "canceled",
+      received_amount: "0.000000",
+      unapplied_transfers: [{ chain: "base", amount: "7.000000" }],
+    });
     const { rows } = await api.pool.query(
       "SELECT order_id, value_units, applied FROM chain_transfers WHERE to_address = $1",
       [first.address],
