@@ -80,6 +80,8 @@ export interface LocalChain {
   client: PublicClient;
   /** Sends `units` micro-USDC from the funded test account to `to`; resolves once mined. */
   pay(to: string, units: bigint): Promise<bigint>;
+  /** Sends each payment from the funded test account, all in one block; resolves once it is mined. */
+  payAll(payments: ReadonlyArray<{ to: string; units: bigint }>): Promise<bigint>;
   /** Mines empty blocks (confirmations). */
   mine(blocks: number): Promise<void>;
   /** Moves the chain's clock forward (blocks after this are later). */
@@ -117,18 +119,36 @@ export async function startLocalChain(): Promise<LocalChain> {
     args: [account.address, 10n ** 15n],
   });
   await client.waitForTransactionReceipt({ hash: mintHash });
+  const transfer = (to: string, units: bigint, nonce?: number) =>
+    wallet.writeContract({
+      address: usdc,
+      abi: TOKEN_ABI,
+      functionName: "transfer",
+      args: [to as `0x${string}`, units],
+      nonce,
+    });
   return {
     rpcUrl,
     usdc,
     client,
     async pay(to, units) {
-      const hash = await wallet.writeContract({
-        address: usdc,
-        abi: TOKEN_ABI,
-        functionName: "transfer",
-        args: [to as `0x${string}`, units],
-      });
+      const hash = await transfer(to, units);
       return (await client.waitForTransactionReceipt({ hash })).blockNumber;
+    },
+    async payAll(payments) {
+      await testClient.setAutomine(false);
+      const hashes: `0x${string}`[] = [];
+      try {
+        let nonce = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+        for (const { to, units } of payments) {
+          hashes.push(await transfer(to, units, nonce++));
+        }
+        await testClient.mine({ blocks: 1 });
+      } finally {
+        await testClient.setAutomine(true);
+      }
+      const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
+      return receipts[0]?.blockNumber ?? (await client.getBlockNumber());
     },
     mine: (blocks) => testClient.mine({ blocks }),
     advanceTime: async (seconds) => void (await testClient.increaseTime({ seconds })),
