@@ -98,7 +98,7 @@ const SELECT_ORDER = Prisma.sql`
          (SELECT coalesce(json_agg(json_build_object('chain', t.chain, 'tx_hash', t.tx_hash, 'log_index', t.log_index,
                                      'from_address', t.from_address, 'value_units', t.value_units::text,
                                      'block_time', t.block_time)
-                                   ORDER BY t.block_number, t.log_index, t.chain), '[]')
+                                   ORDER BY t.block_time, t.chain, t.block_number, t.log_index), '[]')
             FROM chain_transfers t WHERE t.order_id = o.id AND NOT t.applied) AS unapplied
   FROM payment_orders o`;
 
