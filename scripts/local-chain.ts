@@ -97,6 +97,8 @@ export interface LocalChain {
   client: PublicClient;
   /** Sends `units` micro-USDC from the funded test account to `to`; resolves once mined. */
   pay(to: string, units: bigint): Promise<bigint>;
+  /** Sends each payment from the funded test account, all in one block; resolves once it is mined. */
+  payAll(payments: ReadonlyArray<{ to: string; units: bigint }>): Promise<bigint>;
   /** Mines empty blocks (confirmations). */
   mine(blocks: number): Promise<void>;
   /** Moves the chain's clock forward (blocks after this are later). */
@@ -155,11 +157,34 @@ export async function startLocalChain(port = 0): Promise<LocalChain> {
     args: [FUNDER.address, 10n ** 15n],
   });
   await client.waitForTransactionReceipt({ hash: mintHash });
+  const transfer = (to: string, units: bigint, nonce?: number) =>
+    wallet.writeContract({
+      address: LOCAL_USDC,
+      abi: TOKEN_ABI,
+      functionName: "transfer",
+      args: [to as `0x${string}`, units],
+      nonce,
+    });
   return {
     rpcUrl,
     usdc: LOCAL_USDC,
     client,
     pay: async (to, units) => (await payOnLocalChain(rpcUrl, to as `0x${string}`, units)).blockNumber,
+    async payAll(payments) {
+      await testClient.setAutomine(false);
+      const hashes: `0x${string}`[] = [];
+      try {
+        let nonce = await client.getTransactionCount({ address: FUNDER.address, blockTag: "pending" });
+        for (const { to, units } of payments) {
+          hashes.push(await transfer(to, units, nonce++));
+        }
+        await testClient.mine({ blocks: 1 });
+      } finally {
+        await testClient.setAutomine(true);
+      }
+      const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
+      return receipts[0]?.blockNumber ?? (await client.getBlockNumber());
+    },
     mine: (blocks) => testClient.mine({ blocks }),
     advanceTime: async (seconds) => void (await testClient.increaseTime({ seconds })),
     close: () => server.close(),

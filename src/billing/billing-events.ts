@@ -3,6 +3,7 @@ import { queryRows } from "../db/read-pool";
 import type { Transaction } from "../db/transaction";
 import { emitEvents, type NewEvent } from "../events/emit";
 import { Prisma } from "../generated/prisma/client";
+import type { UnappliedTransferJson } from "./unapplied-transfers";
 import { formatUsdcUnits } from "./usdc-amount";
 
 /**
@@ -26,12 +27,8 @@ interface Owned {
 const ownerOf = (row: Owned) => ({ organisationId: row.organisation_id, environment: row.environment });
 const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
 
-export async function announceOrders(
-  tx: Transaction,
-  type: OrderEventType,
-  orderIds: readonly string[],
-): Promise<void> {
-  if (orderIds.length === 0) return;
+/** Each order as its events carry it, with its owner. */
+async function orderSnapshots(tx: Transaction, orderIds: readonly string[]) {
   const rows = await queryRows<
     Owned & {
       id: string;
@@ -47,22 +44,48 @@ export async function announceOrders(
                       received_units, status::text AS status, metadata
                FROM payment_orders WHERE id = ANY(${orderIds}::uuid[]) ORDER BY created_at, id`,
   );
+  return rows.map((row) => ({
+    owner: ownerOf(row),
+    data: {
+      payment_order: {
+        id: row.id,
+        merchant_order_id: row.merchant_order_id,
+        amount: formatUsdcUnits(BigInt(row.amount_units)),
+        received_amount: formatUsdcUnits(BigInt(row.received_units)),
+        status: row.status,
+      },
+      metadata: row.metadata,
+    },
+  }));
+}
+
+export async function announceOrders(
+  tx: Transaction,
+  type: OrderEventType,
+  orderIds: readonly string[],
+): Promise<void> {
+  if (orderIds.length === 0) return;
+  const snapshots = await orderSnapshots(tx, orderIds);
   await emitEvents(
     tx,
-    rows.map(
-      (row): NewEvent => ({
-        type,
-        owner: ownerOf(row),
-        data: {
-          payment_order: {
-            id: row.id,
-            merchant_order_id: row.merchant_order_id,
-            amount: formatUsdcUnits(BigInt(row.amount_units)),
-            received_amount: formatUsdcUnits(BigInt(row.received_units)),
-            status: row.status,
-          },
-          metadata: row.metadata,
-        },
+    snapshots.map(({ owner, data }): NewEvent => ({ type, owner, data })),
+  );
+}
+
+/** A transfer recorded against the order but not credited to it: the merchant's cue to refund. */
+export async function announceUnappliedTransfer(
+  tx: Transaction,
+  orderId: string,
+  transfer: UnappliedTransferJson,
+): Promise<void> {
+  const snapshots = await orderSnapshots(tx, [orderId]);
+  await emitEvents(
+    tx,
+    snapshots.map(
+      ({ owner, data }): NewEvent => ({
+        type: "payment_order.unapplied_transfer",
+        owner,
+        data: { ...data, transfer },
       }),
     ),
   );

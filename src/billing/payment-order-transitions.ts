@@ -2,8 +2,10 @@ import type { KeyOwner } from "../accounts/api-keys";
 import { queryRows } from "../db/read-pool";
 import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
-import { announceOrders } from "./billing-events";
+import { orderHoldingAddressAt } from "./address-holder";
+import { announceOrders, announceUnappliedTransfer } from "./billing-events";
 import { settleInvoiceOfOrder, voidInvoicesOfOrders } from "./subscription-transitions";
+import { type RecordedTransfer, unappliedTransferJson } from "./unapplied-transfers";
 
 /**
  * Every move of a payment order's status, in one place: created → paid | expired | canceled.
@@ -18,11 +20,17 @@ interface MovedOrder {
   id: string;
 }
 
+/** The orders give up their addresses: free for another order once rested, and the hold ends now. */
 async function releaseAddresses(tx: Transaction, orderIds: string[]): Promise<void> {
   await queryRows(
     tx,
     Prisma.sql`UPDATE deposit_addresses SET order_id = NULL, released_at = now()
                WHERE order_id = ANY(${orderIds}::uuid[])`,
+  );
+  await queryRows(
+    tx,
+    Prisma.sql`UPDATE payment_instructions SET released_at = now()
+               WHERE order_id = ANY(${orderIds}::uuid[]) AND released_at IS NULL`,
   );
 }
 
@@ -80,35 +88,37 @@ export async function expireDueOrders(tx: Transaction): Promise<number> {
   return moved.length;
 }
 
-export interface ConfirmedTransfer {
-  chain: string;
-  txHash: string;
-  logIndex: number;
+export interface ConfirmedTransfer extends RecordedTransfer {
   blockNumber: bigint;
-  blockTime: Date;
-  from: string;
   to: string;
-  value: bigint;
 }
 
 /**
  * Records a confirmed USDC transfer once (chain, tx hash, log index: a restart that reads the
- * same block again adds nothing) and credits it to the order paid to that address, if that order
- * is still `created` and its expiry is after the transfer's block. The order moves to `paid` when
- * its received total reaches its amount (more is recorded as overpayment). A transfer to an order
- * that is no longer open, or that came after its expiry, is recorded against it, not applied.
+ * same block again adds nothing) against the order that held its address at the transfer's block
+ * time (address-holder.ts), however late it is read, and credits it if that order is still
+ * `created` and its expiry is after the block. The order moves to `paid` when its received total
+ * reaches its amount (more is recorded as overpayment). A transfer to an order that is no longer
+ * open, or that came after its expiry, is recorded against it, not applied, and announced as
+ * `payment_order.unapplied_transfer`.
  */
 export async function recordTransfer(
   tx: Transaction,
   transfer: ConfirmedTransfer,
 ): Promise<"duplicate" | "applied" | "recorded"> {
-  const [order] = await queryRows<{ id: string }>(
+  const holds = await queryRows<{ order_id: string; assigned_at: Date; released_at: Date | null }>(
     tx,
-    Prisma.sql`SELECT o.id FROM payment_instructions i JOIN payment_orders o ON o.id = i.order_id
-               WHERE i.chain = ${transfer.chain} AND i.address = ${transfer.to}
-               ORDER BY (o.status = 'created') DESC, o.created_at DESC LIMIT 1`,
+    Prisma.sql`SELECT order_id, assigned_at, released_at FROM payment_instructions
+               WHERE chain = ${transfer.chain} AND address = ${transfer.to}`,
   );
-  const orderId = order?.id ?? null;
+  const orderId = orderHoldingAddressAt(
+    holds.map((hold) => ({
+      orderId: hold.order_id,
+      assignedAt: new Date(hold.assigned_at),
+      releasedAt: hold.released_at === null ? null : new Date(hold.released_at),
+    })),
+    transfer.blockTime,
+  );
   const inserted = await queryRows(
     tx,
     Prisma.sql`INSERT INTO chain_transfers (chain, tx_hash, log_index, block_number, block_time,
@@ -125,7 +135,11 @@ export async function recordTransfer(
                WHERE id = ${orderId}::uuid AND status = 'created' AND expires_at > ${transfer.blockTime}
                RETURNING received_units, amount_units`,
   );
-  if (!credited) return "recorded";
+  if (!credited) {
+    // Announced here, with the row that records it: once per transfer, however often it is read.
+    await announceUnappliedTransfer(tx, orderId, unappliedTransferJson(transfer));
+    return "recorded";
+  }
   await queryRows(
     tx,
     Prisma.sql`UPDATE chain_transfers SET applied = true

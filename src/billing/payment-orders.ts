@@ -5,6 +5,7 @@ import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import { announceOrders } from "./billing-events";
 import type { SettlementChain } from "./settlement-chains";
+import { unappliedTransferJson } from "./unapplied-transfers";
 import { formatUsdcUnits } from "./usdc-amount";
 
 /** Orders settle in USDC; accepted assets name USDC on a configured chain. */
@@ -39,9 +40,20 @@ interface OrderRow {
   created_at: Date;
   updated_at: Date;
   instructions: { chain: string; asset: string; address: string }[];
+  unapplied: {
+    chain: string;
+    tx_hash: string;
+    log_index: number;
+    from_address: string;
+    value_units: string;
+    block_time: string;
+  }[];
 }
 
-/** The merchant API's PaymentOrder (its fields exactly), plus what settlement recorded. */
+/**
+ * The merchant API's PaymentOrder (its fields exactly), plus what settlement recorded: the
+ * amount credited, and the transfers recorded against the order but not credited (to refund).
+ */
 export function paymentOrderJson(row: OrderRow) {
   const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
   return {
@@ -62,6 +74,16 @@ export function paymentOrderJson(row: OrderRow) {
     canceled_at: iso(row.canceled_at),
     expired_at: iso(row.expired_at),
     updated_at: iso(row.updated_at),
+    unapplied_transfers: row.unapplied.map((transfer) =>
+      unappliedTransferJson({
+        chain: transfer.chain,
+        txHash: transfer.tx_hash,
+        logIndex: transfer.log_index,
+        from: transfer.from_address,
+        value: BigInt(transfer.value_units),
+        blockTime: new Date(transfer.block_time),
+      }),
+    ),
   };
 }
 
@@ -72,7 +94,12 @@ const SELECT_ORDER = Prisma.sql`
          o.metadata, o.expires_at, o.paid_at, o.canceled_at, o.expired_at, o.created_at, o.updated_at,
          (SELECT coalesce(json_agg(json_build_object('chain', i.chain, 'asset', i.asset, 'address', i.address)
                                    ORDER BY i.chain, i.asset), '[]')
-            FROM payment_instructions i WHERE i.order_id = o.id) AS instructions
+            FROM payment_instructions i WHERE i.order_id = o.id) AS instructions,
+         (SELECT coalesce(json_agg(json_build_object('chain', t.chain, 'tx_hash', t.tx_hash, 'log_index', t.log_index,
+                                     'from_address', t.from_address, 'value_units', t.value_units::text,
+                                     'block_time', t.block_time)
+                                   ORDER BY t.block_time, t.chain, t.block_number, t.log_index), '[]')
+            FROM chain_transfers t WHERE t.order_id = o.id AND NOT t.applied) AS unapplied
   FROM payment_orders o`;
 
 function ownedBy(owner: KeyOwner): Prisma.Sql {
@@ -112,17 +139,11 @@ export async function listPaymentOrders(
 }
 
 /**
- * How long a released address rests before another order gets it: a payer who pays a canceled or
- * expired order late is then recorded against that order (not applied), instead of paying a
- * stranger's new order.
- */
-const ADDRESS_REST = "24 hours";
-
-/**
  * Hands the order a deposit address on `chain` that no open order holds: the one released
- * longest ago (and at least ADDRESS_REST ago), else the next derived child of the chain's xpub.
- * A per-chain transaction lock makes concurrent creations take turns, so two open orders never
- * share an address.
+ * longest ago (and at least the chain's address rest ago), else the next derived child of the
+ * chain's xpub. The rest means a payer who pays a canceled or expired order late most likely
+ * pays an address no other order holds yet. A per-chain transaction lock makes concurrent
+ * creations take turns, so two open orders never share an address.
  */
 async function allocateAddress(tx: Transaction, chain: SettlementChain, orderId: string): Promise<string> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`deposit-addresses:${chain.chain}`}))`;
@@ -132,7 +153,7 @@ async function allocateAddress(tx: Transaction, chain: SettlementChain, orderId:
                WHERE (chain, derivation_index) = (
                  SELECT chain, derivation_index FROM deposit_addresses
                  WHERE chain = ${chain.chain} AND order_id IS NULL
-                   AND released_at < now() - ${ADDRESS_REST}::interval
+                   AND released_at < now() - ${chain.addressRestSeconds}::int * interval '1 second'
                  ORDER BY released_at, derivation_index LIMIT 1)
                RETURNING address`,
   );

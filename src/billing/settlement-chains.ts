@@ -12,7 +12,12 @@ export interface SettlementChain {
   xpub: string;
   /** First block to read when no cursor is stored yet; default: the first safe block at start. */
   startBlock?: bigint;
+  /** How long a released deposit address rests before another order gets it. */
+  addressRestSeconds: number;
 }
+
+/** A day: a payer who pays a closed order late pays an address no other order holds yet. */
+export const DEFAULT_ADDRESS_REST_SECONDS = 86_400;
 
 const chainEntry = z
   .strictObject({
@@ -24,6 +29,12 @@ const chainEntry = z
     confirmations: z.number().int().min(1, "confirmations must be at least 1").max(1000),
     xpub: z.string().refine(isExtendedPublicKey, "xpub must be an extended public key (never a private one)"),
     start_block: z.number().int().min(0).optional(),
+    address_rest_seconds: z
+      .number()
+      .int()
+      .min(0, "address_rest_seconds must be 0 or more")
+      .max(2_592_000, "address_rest_seconds must be at most 30 days")
+      .default(DEFAULT_ADDRESS_REST_SECONDS),
   })
   .transform(
     (entry): SettlementChain => ({
@@ -33,6 +44,7 @@ const chainEntry = z
       confirmations: entry.confirmations,
       xpub: entry.xpub,
       startBlock: entry.start_block === undefined ? undefined : BigInt(entry.start_block),
+      addressRestSeconds: entry.address_rest_seconds,
     }),
   );
 

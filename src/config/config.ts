@@ -282,7 +282,7 @@ export const settings = {
       '[{"chain":"base","rpc_url":"https://…","usdc_contract":"0x8335…2913","confirmations":12,"xpub":"xpub…"}]',
     ).default([]),
     description:
-      "Chains payment orders accept and settle on: a JSON array of {chain, rpc_url, usdc_contract, confirmations, xpub, start_block?}. xpub is an extended PUBLIC key; deposit addresses are its children 0/i. Default: none (payment orders cannot be created).",
+      "Chains payment orders accept and settle on: a JSON array of {chain, rpc_url, usdc_contract, confirmations, xpub, start_block?, address_rest_seconds?}. xpub is an extended PUBLIC key; deposit addresses are its children 0/i. address_rest_seconds (default 86400) is how long a released deposit address rests before another order gets it. Default: none (payment orders cannot be created).",
   },
   SETTLEMENT_POLL_SECONDS: {
     schema: positiveInt(3600).default(15),

@@ -6,6 +6,7 @@ import {
   endpointVerificationChangedData,
   invoicePaidData,
   paymentOrderEventData,
+  paymentOrderUnappliedTransferData,
   serviceEventData,
   serviceUpdatedData,
   subscriptionUpdatedData,
@@ -70,6 +71,11 @@ export const EVENT_KINDS = {
     "owned",
     paymentOrderEventData,
     "It was canceled (or its invoice superseded).",
+  ),
+  "payment_order.unapplied_transfer": kind(
+    "owned",
+    paymentOrderUnappliedTransferData,
+    "A confirmed transfer to its address was recorded but not credited (it came after the order was paid, canceled or expired, or after its expiry): money to refund. Once per transfer.",
   ),
   "invoice.paid": kind("owned", invoicePaidData, "A subscription invoice's payment order was paid."),
   "subscription.updated": kind(

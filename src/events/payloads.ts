@@ -120,6 +120,29 @@ export const paymentOrderEventData = z.strictObject({
     .meta({ description: "The order's metadata (left out for endpoints with redact_metadata)." }),
 });
 
+/** A confirmed transfer recorded against a payment order but not credited to it: money to refund. */
+export const unappliedTransfer = z
+  .strictObject({
+    chain: z.string().meta({ description: "The chain it was sent on, such as base." }),
+    transaction: z.string().meta({ description: "The transaction's hash." }),
+    log_index: z
+      .number()
+      .int()
+      .meta({ description: "Its Transfer log's index in the block (one transaction may carry several)." }),
+    from: z.string().meta({ description: "The address that sent it." }),
+    amount: decimal.meta({ description: "The USDC it carried (6 decimals)." }),
+    time: timestamp.meta({ description: "Its block's time." }),
+  })
+  .meta({
+    id: "UnappliedTransfer",
+    description:
+      "A confirmed transfer recorded against a payment order but not credited to it: money to refund.",
+  });
+
+export const paymentOrderUnappliedTransferData = paymentOrderEventData.extend({
+  transfer: unappliedTransfer,
+});
+
 export const invoicePaidData = z.strictObject({
   invoice: z
     .strictObject({

@@ -1,5 +1,5 @@
 import { HDKey } from "@scure/bip32";
-import type { SettlementChain } from "../../src/billing/settlement-chains";
+import { DEFAULT_ADDRESS_REST_SECONDS, type SettlementChain } from "../../src/billing/settlement-chains";
 
 /** A fixed test wallet: its account key m/44'/60'/0' (private, for tests only) and that key's xpub. */
 export const TEST_ACCOUNT_KEY = HDKey.fromMasterSeed(new Uint8Array(32).fill(7)).derive("m/44'/60'/0'");
@@ -12,6 +12,7 @@ export function testChain(overrides: Partial<SettlementChain> = {}): SettlementC
     usdcContract: "0x0000000000000000000000000000000000000001",
     confirmations: 1,
     xpub: TEST_XPUB,
+    addressRestSeconds: DEFAULT_ADDRESS_REST_SECONDS,
     ...overrides,
   };
 }

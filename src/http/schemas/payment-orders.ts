@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseUsdcAmount } from "../../billing/usdc-amount";
+import { unappliedTransfer } from "../../events/payloads";
 import { enumParam, integerParam } from "./common";
 
 export const PAYMENT_ORDER_STATUSES = ["created", "paid", "expired", "canceled"] as const;
@@ -98,6 +99,10 @@ export const paymentOrderSchema = z
     canceled_at: timestamp.nullable().meta({ description: "When the order was canceled." }),
     expired_at: timestamp.nullable().meta({ description: "When the order expired unpaid." }),
     updated_at: timestamp.meta({ description: "The last change of the order." }),
+    unapplied_transfers: z.array(unappliedTransfer).meta({
+      description:
+        "Confirmed transfers to the order's address that were recorded but not credited, oldest first: sent after the order was paid, canceled or expired, or mined after expires_at. Money to refund; not part of received_amount.",
+    }),
   })
   .meta({ id: "PaymentOrder" });
 

@@ -1,6 +1,9 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type LocalChain, startLocalChain } from "../../../scripts/local-chain";
-import { expireDueOrders } from "../../../src/billing/payment-order-transitions";
+import type { KeyOwner } from "../../../src/accounts/api-keys";
+import { ensureOrganisation } from "../../../src/accounts/organisations";
+import { cancelOrder, expireDueOrders } from "../../../src/billing/payment-order-transitions";
 import type { SettlementChain } from "../../../src/billing/settlement-chains";
 import { SETTLEMENT_LOCK_NAMESPACE, startSettlement } from "../../../src/billing/settlement-runner";
 import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
@@ -22,6 +25,7 @@ describe("settlement on a real local chain", () => {
   let settlementChain: SettlementChain;
   let api: Replica;
   let key: IssuedKey;
+  let owner: KeyOwner;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -33,6 +37,7 @@ describe("settlement on a real local chain", () => {
     });
     api = await startReplica(database, { settlementChains: [settlementChain] });
     key = await issueKey(database.db, "shop", "live", ["billing:read", "billing:write"]);
+    owner = { organisationId: (await ensureOrganisation(database.db, "shop")).id, environment: "live" };
   });
   afterAll(async () => {
     await api.close();
@@ -123,26 +128,79 @@ describe("settlement on a real local chain", () => {
     ]);
   });
 
-  it("when a cancel races a settling payment, then exactly one of them wins", async () => {
+  it("when forty cancels race the settling of their orders' payments, then each order ends paid or canceled, never both, and its money shows where it went", async () => {
     const watcher = newWatcher();
-    for (let round = 0; round < 4; round++) {
-      const { id, address } = await createOrder("1");
-      await chain.pay(address, USDC);
-      await chain.mine(CONFIRMATIONS);
-      const [cancel] = await Promise.all([
-        call(`/v1/payment-orders/${id}/cancel`, "POST"),
-        watcher.catchUp(),
-      ]);
+    await watcher.catchUp();
+    const orders = await Promise.all(Array.from({ length: 40 }, () => createOrder("1")));
+    await chain.payAll(orders.map(({ address }) => ({ to: address, units: USDC })));
+    await chain.mine(CONFIRMATIONS);
+    const [cancelFirst, payFirst] = [orders.slice(0, 20), orders.slice(20)];
+    // Each race is made to overlap: one side's transaction is open, uncommitted, when the other
+    // reaches the same order. Postgres then re-checks the loser's condition on the winner's row.
+    const waiting = async (statement: string) =>
+      (
+        await api.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+             AND query LIKE $1`,
+          [`%${statement}%`],
+        )
+      ).rowCount ?? 0;
+    const cursorHolder = new pg.Client({ connectionString: database.url });
+    await cursorHolder.connect();
+    await cursorHolder.query("BEGIN");
+    await cursorHolder.query("SELECT 1 FROM settlement_cursors WHERE chain = 'base' FOR UPDATE");
+    let settling: Promise<bigint> = Promise.resolve(0n);
+    // Twenty cancels, uncommitted, while the watcher's transaction reaches their orders…
+    await inTransaction(
+      database.db,
+      async (tx) => {
+        for (const { id } of cancelFirst)
+          expect(await cancelOrder(tx, owner, id)).toEqual({ kind: "canceled" });
+        settling = watcher.catchUp();
+        await vi.waitFor(
+          async () => expect(await waiting("UPDATE payment_orders SET received_units")).toBe(1),
+          {
+            timeout: 30_000,
+          },
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
+    // …and twenty cancels arriving while the watcher's transaction has credited theirs, uncommitted.
+    await vi.waitFor(async () => expect(await waiting("settlement_cursors")).toBe(1), { timeout: 30_000 });
+    const cancels = Promise.all(payFirst.map(({ id }) => call(`/v1/payment-orders/${id}/cancel`, "POST")));
+    await vi.waitFor(async () => expect(await waiting("SET status = 'canceled'")).toBeGreaterThan(0), {
+      timeout: 30_000,
+    });
+    await cursorHolder.query("ROLLBACK");
+    await cursorHolder.end();
+    await settling;
+    expect((await cancels).map((answer) => answer.status)).toEqual(Array(20).fill(409));
+
+    const finals = await api.pool.query<{ id: string; type: string }>(
+      `SELECT data->'payment_order'->>'id' AS id, type FROM events
+       WHERE type IN ('payment_order.paid', 'payment_order.canceled', 'payment_order.unapplied_transfer')`,
+    );
+    const eventsOf = (id: string) =>
+      finals.rows
+        .filter((row) => row.id === id)
+        .map((row) => row.type)
+        .sort();
+    for (const { id } of cancelFirst) {
       const settled = await order(id);
-      const [transfer] = await transfersOf(id);
-      if (cancel.status === 200) {
-        expect(settled).toMatchObject({ status: "canceled", received_amount: "0.000000" });
-        expect(transfer?.applied).toBe(false);
-      } else {
-        expect(cancel.status).toBe(409);
-        expect(settled).toMatchObject({ status: "paid", received_amount: "1.000000" });
-        expect(transfer?.applied).toBe(true);
-      }
+      expect(settled).toMatchObject({ status: "canceled", received_amount: "0.000000" });
+      expect(settled.unapplied_transfers).toMatchObject([{ amount: "1.000000" }]);
+      expect(await transfersOf(id)).toEqual([{ value_units: "1000000", applied: false }]);
+      expect(eventsOf(id)).toEqual(["payment_order.canceled", "payment_order.unapplied_transfer"]);
+    }
+    for (const { id } of payFirst) {
+      expect(await order(id)).toMatchObject({
+        status: "paid",
+        received_amount: "1.000000",
+        unapplied_transfers: [],
+      });
+      expect(await transfersOf(id)).toEqual([{ value_units: "1000000", applied: true }]);
+      expect(eventsOf(id)).toEqual(["payment_order.paid"]);
     }
   });
 

@@ -27,7 +27,7 @@ describe("SETTLEMENT_CHAINS", () => {
     expect(config.SETTLEMENT_POLL_SECONDS).toBe(15);
   });
 
-  it("when a chain is given, then it is read with a lower-cased contract and an optional start block", () => {
+  it("when a chain is given, then it is read with a lower-cased contract, an optional start block and a day's address rest", () => {
     const [chain] = loadConfig({
       SETTLEMENT_CHAINS: JSON.stringify([{ ...BASE, start_block: 5 }]),
     }).SETTLEMENT_CHAINS;
@@ -38,7 +38,12 @@ describe("SETTLEMENT_CHAINS", () => {
       confirmations: 12,
       xpub: TEST_XPUB,
       startBlock: 5n,
+      addressRestSeconds: 86_400,
     });
+    const [quick] = loadConfig({
+      SETTLEMENT_CHAINS: JSON.stringify([{ ...BASE, address_rest_seconds: 0 }]),
+    }).SETTLEMENT_CHAINS;
+    expect(quick?.addressRestSeconds).toBe(0);
   });
 
   it.each([
@@ -47,6 +52,7 @@ describe("SETTLEMENT_CHAINS", () => {
     [{ ...BASE, usdc_contract: "0x1234" }, "usdc_contract must be a 0x-prefixed 20-byte address"],
     [{ ...BASE, rpc_url: "ftp://x" }, "rpc_url must be an http(s) or ws(s) URL"],
     [{ ...BASE, chain: "Base Mainnet" }, "chain must be a lower-case name"],
+    [{ ...BASE, address_rest_seconds: -1 }, "address_rest_seconds must be 0 or more"],
     [{ ...BASE, colour: "blue" }, "colour"],
   ])("when an entry is %j, then start-up stops naming the problem", (entry, message) => {
     expect(problemsOf([entry])).toContain(message);
