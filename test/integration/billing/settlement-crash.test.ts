@@ -61,7 +61,9 @@ describe("settlement across a killed process", () => {
   };
   const query = async <T>(sql: string) => (await api.pool.query<T & Record<string, unknown>>(sql)).rows;
 
-  it("when `npm start` is killed with SIGKILL while payments arrive, then after a restart every order is paid exactly once", async () => {
+  it("when `npm start` is killed with SIGKILL while payments arrive, then after a restart every order is paid exactly once", {
+    timeout: 180_000,
+  }, async () => {
     const first = await product();
     await vi.waitFor(
       async () => expect(await query("SELECT 1 FROM settlement_cursors")).toHaveLength(1),
