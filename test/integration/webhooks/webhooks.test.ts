@@ -6,6 +6,7 @@ import type { HostResolver } from "../../../src/probe/resolve-target";
 import { AddressPolicy } from "../../../src/probe/ssrf-guard";
 import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
 import { type DeliveryDeps, deliver, startWebhookDelivery } from "../../../src/webhooks/delivery-worker";
+import { SecretKeyRing } from "../../../src/webhooks/secret-keys";
 import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -21,6 +22,9 @@ const resolve: HostResolver = async (hostname) => {
   if (/^[\d.]+$/.test(hostname)) return [{ address: hostname, family: 4 }];
   throw new Error(`unknown host ${hostname}`);
 };
+
+/** The API seals endpoint secrets with it, the deliveries open them. */
+const keys = SecretKeyRing.ephemeral();
 
 const settings: WebhookSettings = {
   deliver: true,
@@ -54,7 +58,7 @@ describe("webhook endpoints and signed deliveries", () => {
   let acmeTest: IssuedKey;
   let reader: IssuedKey;
   let clock = () => new Date();
-  const deps = (): DeliveryDeps => ({ db: database.db, settings, logger: testLogger, resolve });
+  const deps = (): DeliveryDeps => ({ db: database.db, settings, keys, logger: testLogger, resolve });
   const policy = new AddressPolicy(ALLOWED);
 
   /** Delivers everything due now, as the worker would, until nothing is due. */
@@ -77,7 +81,7 @@ describe("webhook endpoints and signed deliveries", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     api = await startReplica(database, {
-      webhooks: { allowedNetworks: ALLOWED, resolve, now: () => clock() },
+      webhooks: { allowedNetworks: ALLOWED, resolve, secretKeys: keys, now: () => clock() },
     });
     receiver = await startWebhookReceiver();
     acme = await issueKey(database.db, "acme", "live", ["webhooks:write"]);
@@ -146,8 +150,8 @@ describe("webhook endpoints and signed deliveries", () => {
 
   it("when URLs point at private, metadata or public-over-http addresses, then creation is refused with the reason", async () => {
     const refusals = [
-      ["http://internal.example/hook", "10.1.2.3 is a private address"],
-      ["https://169.254.169.254/latest", "cloud metadata address"],
+      ["http://internal.example/hook", "internal.example is not a public address"],
+      ["https://169.254.169.254/latest", "169.254.169.254 is not a public address"],
       ["http://public.example/hook", "plain http is accepted only inside WEBHOOK_ALLOWED_NETWORKS"],
       ["ftp://public.example/hook", "only http and https"],
       ["https://user:pw@public.example/hook", "must not contain credentials"],
