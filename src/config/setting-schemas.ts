@@ -62,12 +62,15 @@ function keyBytes(text: string): Buffer | null {
 }
 
 /** An encryption key of 32 bytes. */
-export const secretKey = z.string().transform((text, ctx) => {
-  const key = keyBytes(text);
-  if (key) return key;
-  ctx.addIssue({ code: "custom", message: KEY_HELP });
-  return z.NEVER;
-});
+export const secretKey = z
+  .string()
+  .transform((text, ctx) => {
+    const key = keyBytes(text);
+    if (key) return key;
+    ctx.addIssue({ code: "custom", message: KEY_HELP });
+    return z.NEVER;
+  })
+  .meta({ allowed: "32 bytes in base64 or hex (openssl rand -base64 32)" });
 
 /** A comma-separated list of keys (empty: none). */
 export const secretKeyList = z
@@ -81,7 +84,8 @@ export const secretKeyList = z
       else ctx.addIssue({ code: "custom", message: `each entry ${KEY_HELP}` });
     }
     return keys;
-  });
+  })
+  .meta({ allowed: "comma-separated keys of 32 bytes in base64 or hex" });
 
 const LABEL_FIELDS = [
   ...STAT_FIELDS,
