@@ -25,6 +25,7 @@ const url = z
   .meta({
     description:
       "Where deliveries are POSTed: https, or http only inside WEBHOOK_ALLOWED_NETWORKS. Stored and answered in its normal form.",
+    example: "https://hooks.example.com/x402",
   });
 
 const description = z.string().max(500, "must be at most 500 characters");
