@@ -2,51 +2,24 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { inTransaction } from "../../../src/db/transaction";
-import { emitEvents, type NewEvent } from "../../../src/events/emit";
-import type { HostResolver } from "../../../src/probe/resolve-target";
+import { emitEvents } from "../../../src/events/emit";
 import { AddressPolicy } from "../../../src/probe/ssrf-guard";
 import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
 import { deliver } from "../../../src/webhooks/delivery-worker";
 import { SecretKeyRing, UnknownSecretKeyError } from "../../../src/webhooks/secret-keys";
 import { sealStoredSecrets } from "../../../src/webhooks/secret-sealing";
-import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { recordingLogger, testLogger } from "../../support/logger";
 import { type ReceivedRequest, startWebhookReceiver } from "../../support/webhook-receiver";
+import {
+  ALLOWED_NETWORKS as ALLOWED,
+  listedEvent,
+  madeUpNames as resolve,
+  testWebhookSettings as settings,
+} from "../../support/webhooks";
 
 const HOUR = 3_600_000;
-const ALLOWED = ["127.0.0.0/8"];
-const resolve: HostResolver = async (hostname) => {
-  if (hostname === "public.example") return [{ address: "93.184.216.34", family: 4 }];
-  if (hostname === "internal.example") return [{ address: "10.1.2.3", family: 4 }];
-  if (hostname === "v6.example") return [{ address: "::1", family: 6 }];
-  if (/^[\d.]+$/.test(hostname)) return [{ address: hostname, family: 4 }];
-  throw new Error(`unknown host ${hostname}`);
-};
-
-const settings: WebhookSettings = {
-  deliver: true,
-  allowedNetworks: ALLOWED,
-  eventRetentionDays: 30,
-  concurrency: 1,
-  pollMs: 1_000,
-  timeoutMs: 10_000,
-  retryWindowMs: 72 * HOUR,
-  firstRetryDelayMs: 0,
-  maxRetryDelayMs: 0,
-  userAgent: "test",
-  resolve,
-};
-
-function listed(name: string): NewEvent {
-  const id = "00000000-0000-4000-8000-000000000002";
-  return {
-    type: "service.listed",
-    serviceId: id,
-    data: { service: { id, name, source: "directory", detail_url: `https://dir.example/${name}` } },
-  };
-}
 
 const verifies = (secret: string, request: ReceivedRequest) => {
   try {
@@ -102,7 +75,7 @@ describe("webhook secrets at rest, their rotation, and URL rules", () => {
 
   /** The one delivery the endpoint at `path` receives for a new event. */
   async function deliveredTo(path: string): Promise<ReceivedRequest> {
-    await inTransaction(database.db, (tx) => emitEvents(tx, [listed(path)]));
+    await inTransaction(database.db, (tx) => emitEvents(tx, [listedEvent(path)]));
     await deliverDue();
     const got = receiver.received.filter((request) => request.path === path);
     expect(got).toHaveLength(1);
