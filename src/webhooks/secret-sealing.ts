@@ -41,11 +41,12 @@ export async function loadSecretKeyRing(settings: SecretKeySettings): Promise<Se
 }
 
 /**
- * Brings every stored secret under the current key: plain `whsec_` values (from before secrets
- * were sealed) are sealed, values sealed with an old key are sealed again, and secrets rotated
- * out that no longer sign are dropped. A value sealed with a key this process lacks stops the
- * start (UnknownSecretKeyError): it would otherwise fail every delivery of its endpoint. Runs
- * at every start of a delivering or API process; they take turns on an advisory lock.
+ * Brings every stored secret under the current key: plain `whsec_` values (an upgraded
+ * database, or secrets set by hand) are sealed, values sealed with an old key are sealed again,
+ * and secrets rotated out that no longer sign are dropped. A value sealed with a key this
+ * process lacks stops the start (UnknownSecretKeyError): it would otherwise fail every delivery
+ * of its endpoint. Runs at every start of a delivering or API process; they take turns on an
+ * advisory lock.
  */
 export async function sealStoredSecrets(
   db: Database,
