@@ -2,6 +2,7 @@
 // change's commit to the receiver's receipt at a fixed offered rate.
 // Standalone: `node --import tsx bench/events.ts [throughput events] [offered events/s] [seconds]`.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { ensureOrganisation } from "../src/accounts/organisations";
 import { createPrismaClient, type Database } from "../src/db/prisma-client";
 import { emitEvents, type NewEvent } from "../src/events/emit";
+import { SecretKeyRing } from "../src/webhooks/secret-keys";
 import { DELIVERY_CONCURRENCY } from "../src/webhooks/settings";
 import { createWebhookEndpoint } from "../src/webhooks/webhook-endpoints";
 import { descendantCpuSeconds, processCpuSeconds } from "./process-cpu";
@@ -62,12 +64,13 @@ async function receivedAll(receiverUrl: string, count: number, timeoutMs: number
 }
 
 /** `npm run worker` against the benchmark's database, delivering only (no probes). */
-async function startWorker(databaseUrl: string): Promise<ChildProcess> {
+async function startWorker(databaseUrl: string, secretKey: Buffer): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "jobs/worker.ts"], {
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",
       DATABASE_URL: databaseUrl,
+      WEBHOOK_SECRET_KEY: secretKey.toString("base64"),
       PROBE_ENABLED: "false",
       WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8",
       LOG_LEVEL: "info",
@@ -219,18 +222,20 @@ export async function runEventsBenchmark(
   let worker: ChildProcess | null = null;
   try {
     const organisation = await ensureOrganisation(db, "bench");
+    const secretKey = randomBytes(32);
     const outcome = await createWebhookEndpoint(
       db,
+      new SecretKeyRing(secretKey),
       { organisationId: organisation.id, environment: "live" },
       { url: "http://127.0.0.1:1/", description: "bench", enabledEvents: ["*"], redactMetadata: false },
     );
     if (!("created" in outcome)) throw new Error("the free plan allows one webhook endpoint");
-    const endpoint = outcome.created;
-    const started = await startHelperProcess<{ url: string }>("bench/webhook-receiver.ts", [endpoint.secret]);
+    const { endpoint, secret } = outcome.created;
+    const started = await startHelperProcess<{ url: string }>("bench/webhook-receiver.ts", [secret]);
     receiver = started.child;
     const receiverUrl = started.info.url;
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: receiverUrl } });
-    worker = await startWorker(database.url);
+    worker = await startWorker(database.url, secretKey);
 
     const offered = rate * seconds;
     const { pid: workerPid = 0 } = worker;

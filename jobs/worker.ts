@@ -9,6 +9,8 @@ import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { DATABASE_LOST, Shutdown } from "../src/runtime/shutdown";
 import { DELIVERY_CONNECTIONS, startWebhookDelivery } from "../src/webhooks/delivery-worker";
+import { SecretKeyRing } from "../src/webhooks/secret-keys";
+import { openWebhookSecrets } from "../src/webhooks/secret-sealing";
 import { webhookSettingsFromConfig } from "../src/webhooks/settings";
 
 await runCli("worker", async ({ config, logger }) => {
@@ -35,6 +37,10 @@ await runCli("worker", async ({ config, logger }) => {
       db,
       databaseUrl: server.url,
       settings: webhookSettings,
+      // A worker that delivers nothing never opens a secret, so it needs no key.
+      keys: webhookSettings.deliver
+        ? await openWebhookSecrets(config, db, logger)
+        : SecretKeyRing.ephemeral(),
       logger,
     });
     shutdown.register("webhook delivery", () => webhooks.stop());

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
-import { booleanFlag, cronExpression, jsonSetting, siteOverridesSchema } from "./setting-schemas";
+import {
+  booleanFlag,
+  cronExpression,
+  jsonSetting,
+  secretKey,
+  secretKeyList,
+  siteOverridesSchema,
+} from "./setting-schemas";
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
@@ -92,7 +99,8 @@ export const settings = {
   },
   CATALOGUE_DATA_DIR: {
     schema: z.string().min(1).default("./.data"),
-    description: "Where the embedded Postgres keeps its data (kept across restarts).",
+    description:
+      "Where the embedded Postgres keeps its data and its password, and where the generated webhook secret key is kept (all kept across restarts).",
   },
   EMBEDDED_POSTGRES_PORT: {
     schema: port.default(54329),
@@ -315,9 +323,23 @@ export const settings = {
     description:
       "Private, loopback or other non-public ranges webhook URLs may point at anyway (CIDR list); plain http is accepted only inside them. Cloud metadata addresses stay refused.",
   },
+  WEBHOOK_SECRET_KEY: {
+    schema: secretKey.optional(),
+    secret: true,
+    description:
+      "Key that encrypts webhook signing secrets in the database (AES-256-GCM; docs/security.md). Unset: a key generated at the first start and kept in CATALOGUE_DATA_DIR/webhook-secret.key (mode 0600). Processes on several machines sharing one database must all set the same key.",
+  },
+  WEBHOOK_SECRET_OLD_KEYS: {
+    schema: secretKeyList,
+    secret: true,
+    description:
+      "Keys WEBHOOK_SECRET_KEY replaced: secrets sealed with them are read, and sealed again with WEBHOOK_SECRET_KEY at start.",
+  },
 } as const;
 
 type Settings = typeof settings;
+/** Settings whose value a problem message must not repeat (keys). */
+const isSecret = (setting: Settings[keyof Settings]) => "secret" in setting && setting.secret;
 export type Config = { [K in keyof Settings]: z.output<Settings[K]["schema"]> };
 
 export class ConfigError extends Error {
@@ -344,14 +366,14 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
-  for (const [name, setting] of Object.entries(settings)) {
+  for (const [name, setting] of Object.entries(settings) as [string, Settings[keyof Settings]][]) {
     const raw = env[name];
     const result = setting.schema.safeParse(raw === "" ? undefined : raw);
     if (result.success) values[name] = result.data;
-    else
-      problems.push(
-        `${name}=${JSON.stringify(redactSecrets(raw ?? ""))}: ${describeIssues(result.error.issues)}`,
-      );
+    else {
+      const shown = isSecret(setting) ? "(hidden)" : JSON.stringify(redactSecrets(raw ?? ""));
+      problems.push(`${name}=${shown}: ${describeIssues(result.error.issues)}`);
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return values as Config;

@@ -56,6 +56,42 @@ export function jsonSetting<T extends z.ZodType>(schema: T, example: string) {
     .meta({ allowed: `JSON such as ${example}` });
 }
 
+const KEY_HELP = "must be 32 bytes in base64 or hex, e.g. the output of `openssl rand -base64 32`";
+
+/** 32 bytes as 64 hex digits or as base64 (standard or URL-safe alphabet). */
+function keyBytes(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, "hex");
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) return Buffer.from(trimmed, "base64");
+  return null;
+}
+
+/** An encryption key of 32 bytes. */
+export const secretKey = z
+  .string()
+  .transform((text, ctx) => {
+    const key = keyBytes(text);
+    if (key) return key;
+    ctx.addIssue({ code: "custom", message: KEY_HELP });
+    return z.NEVER;
+  })
+  .meta({ allowed: "32 bytes in base64 or hex (openssl rand -base64 32)" });
+
+/** A comma-separated list of keys (empty: none). */
+export const secretKeyList = z
+  .string()
+  .default("")
+  .transform((text, ctx) => {
+    const keys: Buffer[] = [];
+    for (const entry of text.split(",").filter((part) => part.trim() !== "")) {
+      const key = keyBytes(entry);
+      if (key) keys.push(key);
+      else ctx.addIssue({ code: "custom", message: `each entry ${KEY_HELP}` });
+    }
+    return keys;
+  })
+  .meta({ allowed: "comma-separated keys of 32 bytes in base64 or hex" });
+
 const LABEL_FIELDS = [
   ...STAT_FIELDS,
   "category",

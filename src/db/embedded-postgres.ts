@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { chmod, chown, mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import pg from "pg";
 import type { Logger } from "../logging/logger";
 import {
   assertReachable,
@@ -12,6 +11,7 @@ import {
   postgresSystemUser,
   type SystemUser,
 } from "./embedded-postgres-binaries";
+import { connectAsSuperuser, embeddedPassword, SUPERUSER } from "./embedded-postgres-password";
 import { EmbeddedServerUsers, processAlive, sleep } from "./embedded-postgres-users";
 
 export interface EmbeddedPostgresOptions {
@@ -34,9 +34,6 @@ export interface RunningPostgres {
   onLost(callback: () => void): void;
 }
 
-const USER = "postgres";
-// The server listens on 127.0.0.1 only; the password guards against other local users.
-const PASSWORD = "catalogue-embedded";
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 8_000;
 const WATCH_INTERVAL_MS = 2_000;
@@ -83,16 +80,8 @@ async function choosePort(preferred: number, logger: Logger): Promise<number> {
   return port;
 }
 
-async function ensureDatabase(port: number, database: string): Promise<void> {
-  const client = new pg.Client({
-    host: "127.0.0.1",
-    port,
-    user: USER,
-    password: PASSWORD,
-    database: "postgres",
-  });
-  client.on("error", () => {}); // a dropped connection surfaces as a rejected query instead
-  await client.connect();
+async function ensureDatabase(port: number, database: string, password: string, log: Logger): Promise<void> {
+  const client = await connectAsSuperuser(port, password, log);
   try {
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
     if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
@@ -124,11 +113,13 @@ async function initialise(
   databaseDir: string,
   user: SystemUser | null,
   log: Logger,
+  password: string,
 ): Promise<void> {
   log.info({ databaseDir }, "initialising embedded postgres data directory");
   await mkdir(databaseDir, { recursive: true });
+  // initdb reads the password from a file it can open (as root it runs as `postgres`).
   const passwordFile = path.join(path.dirname(databaseDir), ".initdb-password");
-  await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   try {
     if (user) {
       await chown(databaseDir, user.uid, user.gid);
@@ -136,8 +127,8 @@ async function initialise(
     }
     const args = [
       `--pgdata=${databaseDir}`,
-      "--auth=password",
-      `--username=${USER}`,
+      "--auth=scram-sha-256",
+      `--username=${SUPERUSER}`,
       `--pwfile=${passwordFile}`,
       "--encoding=UTF8",
       "--no-sync",
@@ -159,6 +150,7 @@ async function launch(
   databaseDir: string,
   user: SystemUser | null,
   port: number,
+  password: string,
 ): Promise<ServerProcess> {
   const logFile = await open(path.join(options.dataDir, "postgres.log"), "a");
   const flags = [
@@ -198,7 +190,7 @@ async function launch(
       throw new Error(`embedded postgres exited while starting: ${tail}`);
     }
     try {
-      await ensureDatabase(port, options.database);
+      await ensureDatabase(port, options.database, password, options.logger);
       return { pid: child.pid as number, port };
     } catch (error) {
       if (Date.now() > deadline) throw error;
@@ -238,11 +230,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const started = Date.now();
   await mkdir(dataDir, { recursive: true });
 
-  const { server, attached } = await users.withLock(async () => {
+  const { server, attached, password } = await users.withLock(async () => {
+    const password = await embeddedPassword(dataDir);
     const running = await runningServer(databaseDir);
     if (running) {
       const others = await users.others();
-      await ensureDatabase(running.port, options.database);
+      await ensureDatabase(running.port, options.database, password, log);
       await users.join();
       if (others.length > 0)
         log.info(
@@ -254,7 +247,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
           { port: running.port, pid: running.pid },
           "using an embedded postgres left running by an earlier process",
         );
-      return { server: running, attached: true };
+      return { server: running, attached: true, password };
     }
     const binaries = postgresBinaries();
     const user = await postgresSystemUser();
@@ -263,12 +256,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await chmod(dataDir, 0o755);
       assertReachable(user, binaries, dataDir);
     }
-    if (!existsSync(path.join(databaseDir, "PG_VERSION"))) await initialise(binaries, databaseDir, user, log);
+    if (!existsSync(path.join(databaseDir, "PG_VERSION")))
+      await initialise(binaries, databaseDir, user, log, password);
     const port = await choosePort(options.preferredPort, log);
-    const launched = await launch(binaries, { ...options, dataDir }, databaseDir, user, port);
+    const launched = await launch(
+      binaries,
+      { ...options, dataDir, logger: log },
+      databaseDir,
+      user,
+      port,
+      password,
+    );
     await users.join();
     log.info({ port, databaseDir, ms: Date.now() - started }, "embedded postgres ready");
-    return { server: launched, attached: false };
+    return { server: launched, attached: false, password };
   });
 
   let leaving = false;
@@ -281,7 +282,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   process.once("exit", leaveOnExit);
   return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${server.port}/${options.database}`,
+    url: `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/${options.database}`,
     port: server.port,
     attached,
     async stop() {

@@ -9,6 +9,7 @@ import type { Logger } from "../logging/logger";
 import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
+import { SecretKeyRing } from "../webhooks/secret-keys";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
@@ -71,8 +72,11 @@ export interface AppDependencies {
   settlementChains?: readonly SettlementChain[];
   /** How long subscription invoices may stay unpaid (SUBSCRIPTION_GRACE_HOURS, in ms); default 72 h. */
   subscriptionGraceMs?: number;
-  /** Webhook endpoints' URL guard, clock and worker wake-up (src/webhooks); default: public addresses only. */
-  webhooks?: Omit<WebhookRouteDeps, "db">;
+  /**
+   * Webhook endpoints' URL guard, secret key, clock and worker wake-up (src/webhooks). Default:
+   * public addresses only, and a key of this process alone (secrets it seals open nowhere else).
+   */
+  webhooks?: Omit<WebhookRouteDeps, "db" | "logger">;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -91,7 +95,7 @@ export function createApp({
   trustProxy = false,
   settlementChains = [],
   subscriptionGraceMs = 72 * 3_600_000,
-  webhooks = { allowedNetworks: [] },
+  webhooks = { allowedNetworks: [], secretKeys: SecretKeyRing.ephemeral() },
 }: AppDependencies): Express {
   const search = new InMemoryCatalogueSearch({
     pool,
@@ -143,7 +147,7 @@ export function createApp({
     }),
   );
   app.use(eventsRouter(pool));
-  app.use(webhooksRouter({ db, ...webhooks }));
+  app.use(webhooksRouter({ db, logger, ...webhooks }));
   app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);

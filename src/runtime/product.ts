@@ -18,6 +18,7 @@ import { catalogueImages } from "../search/catalogue-search";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
 import { startWebhookDelivery } from "../webhooks/delivery-worker";
+import { openWebhookSecrets } from "../webhooks/secret-sealing";
 import { webhookSettingsFromConfig } from "../webhooks/settings";
 import { openDatabaseServer } from "./database";
 import { DATABASE_LOST, type Shutdown } from "./shutdown";
@@ -60,10 +61,12 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   );
   shutdown.register("usage counts", () => accounts.close());
   const webhookSettings = webhookSettingsFromConfig(config);
+  const secretKeys = await openWebhookSecrets(config, db, logger);
   const webhooks = await startWebhookDelivery({
     db,
     databaseUrl: server.url,
     settings: webhookSettings,
+    keys: secretKeys,
     logger,
   });
   shutdown.register("webhook delivery", () => webhooks.stop());
@@ -82,7 +85,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       trustProxy: config.TRUST_PROXY,
       settlementChains: config.SETTLEMENT_CHAINS,
       subscriptionGraceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
-      webhooks: { allowedNetworks: webhookSettings.allowedNetworks, notify: webhooks.notify },
+      webhooks: { allowedNetworks: webhookSettings.allowedNetworks, secretKeys, notify: webhooks.notify },
     }),
     config.PORT,
     config.HOST,

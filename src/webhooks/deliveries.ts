@@ -3,20 +3,13 @@ import type { Database } from "../db/prisma-client";
 import { type EventJson, eventJson } from "../events/event-queries";
 import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import type { Environment } from "../generated/prisma/enums";
+import { type PreviousSecret, readPreviousSecrets } from "./secrets";
 
-/** What sending to an endpoint needs (secrets, redaction) and its failure window. */
+/** What sending to an endpoint needs (sealed secrets, redaction) and its failure window. */
 export type DeliveryEndpoint = Pick<
   WebhookEndpoint,
-  | "id"
-  | "organisationId"
-  | "environment"
-  | "url"
-  | "redactMetadata"
-  | "secret"
-  | "previousSecret"
-  | "previousSecretExpiresAt"
-  | "failingSince"
->;
+  "id" | "organisationId" | "environment" | "url" | "redactMetadata" | "secret" | "failingSince"
+> & { previousSecrets: PreviousSecret[] };
 
 /** A claimed delivery with what sending it needs. */
 export interface DueDelivery {
@@ -38,8 +31,7 @@ interface ClaimedRow {
   url: string;
   redact_metadata: boolean;
   secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
+  previous_secrets: unknown;
   failing_since: Date | null;
   event_id: string;
   type: string;
@@ -78,8 +70,8 @@ export async function claimDueDeliveries(
       RETURNING d.id, d.created_at, d.attempts, d.endpoint_id, d.event_seq
     )
     SELECT c.id::text, c.created_at, c.attempts, w.id::text AS endpoint_id,
-           w.organisation_id::text, w.environment, w.url, w.redact_metadata, w.secret, w.previous_secret,
-           w.previous_secret_expires_at, w.failing_since,
+           w.organisation_id::text, w.environment, w.url, w.redact_metadata, w.secret, w.previous_secrets,
+           w.failing_since,
            e.id::text AS event_id, e.type, e.version, e.created_at AS event_created_at, e.data
     FROM claimed c
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
@@ -95,8 +87,7 @@ export async function claimDueDeliveries(
       url: row.url,
       redactMetadata: row.redact_metadata,
       secret: row.secret,
-      previousSecret: row.previous_secret,
-      previousSecretExpiresAt: row.previous_secret_expires_at,
+      previousSecrets: readPreviousSecrets(row.previous_secrets),
       failingSince: row.failing_since,
     },
     event: eventJson({ ...row, id: row.event_id, created_at: row.event_created_at }),

@@ -16,6 +16,7 @@ import {
   type SettledAttempt,
 } from "./deliveries";
 import { ReceiverAgents } from "./receiver-agents";
+import type { SecretKeyRing } from "./secret-keys";
 import { signingSecrets } from "./secrets";
 import { retryDelayMs, type WebhookSettings } from "./settings";
 import { signatureHeaders } from "./sign";
@@ -25,6 +26,8 @@ import { WriteBatcher } from "./write-batcher";
 export interface DeliveryDeps {
   db: Database;
   settings: WebhookSettings;
+  /** Opens the endpoints' sealed secrets. */
+  keys: SecretKeyRing;
   logger: Logger;
   /** Injected in tests (secret rotation, failure windows); real time otherwise. */
   now?: () => Date;
@@ -62,8 +65,19 @@ async function attempt(
   });
   // Vetted again on every attempt: the name may resolve elsewhere since the endpoint was saved.
   const check = await vetWebhookUrl(delivery.endpoint.url, policy, deps.resolve ?? systemResolver);
-  if (!check.ok) return record(null, `refused: ${check.reason}`);
+  if (!check.ok) {
+    deps.logger.debug({ endpointId: delivery.endpoint.id, detail: check.detail }, "webhook URL refused");
+    return record(null, `refused: ${check.reason}`);
+  }
   const body = deliveryBody(delivery);
+  let secrets: string[];
+  try {
+    const { endpoint } = delivery;
+    secrets = signingSecrets(endpoint, at).map((sealed) => deps.keys.open(sealed, endpoint.id));
+  } catch (error) {
+    deps.logger.error({ endpointId: delivery.endpoint.id, err: error }, "a webhook secret cannot be opened");
+    return record(null, "the endpoint's secret cannot be read by this process (see its log)");
+  }
   try {
     // Redirects are not followed: a 3xx is a failed attempt, so a redirect can never reach a
     // host the guard did not vet.
@@ -72,7 +86,7 @@ async function attempt(
       method: "POST",
       jsonBody: body,
       userAgent: deps.settings.userAgent,
-      extraHeaders: signatureHeaders(delivery.event.id, at, body, signingSecrets(delivery.endpoint, at)),
+      extraHeaders: signatureHeaders(delivery.event.id, at, body, secrets),
       maxBytes: 4096,
       signal: AbortSignal.timeout(deps.settings.timeoutMs),
       agent: deps.agents?.agentFor(check.target),

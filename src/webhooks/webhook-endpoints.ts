@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type { KeyOwner } from "../accounts/api-keys";
 import type { Database } from "../db/prisma-client";
 import { inTransaction } from "../db/transaction";
 import type { WebhookEndpoint } from "../generated/prisma/client";
-import { newWebhookSecret, ROTATION_GRACE_MS } from "./secrets";
+import type { SecretKeyRing } from "./secret-keys";
+import { afterRotation, newWebhookSecret, previousSecretsJson, readPreviousSecrets } from "./secrets";
 
 /** Webhook endpoints of one organisation and environment; every query filters on both. */
 
@@ -23,9 +25,15 @@ const owned = (owner: KeyOwner, id: string) => ({
   environment: owner.environment,
 });
 
+/** An endpoint with its new secret in plain text: what the creation or rotation answers, once. */
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpoint;
+  secret: string;
+}
+
 /** Created, or refused because the organisation's plan allows no more in this environment. */
 export type CreatedWebhookEndpoint =
-  | { created: WebhookEndpoint }
+  | { created: EndpointWithSecret }
   | { refused: { plan: string; allowed: number } };
 
 /**
@@ -35,6 +43,7 @@ export type CreatedWebhookEndpoint =
  */
 export function createWebhookEndpoint(
   db: Database,
+  keys: SecretKeyRing,
   owner: KeyOwner,
   input: WebhookEndpointInput,
 ): Promise<CreatedWebhookEndpoint> {
@@ -50,10 +59,13 @@ export function createWebhookEndpoint(
     if (existing >= plan.webhookEndpoints) {
       return { refused: { plan: plan.name || plan.id, allowed: plan.webhookEndpoints } };
     }
-    const created = await tx.webhookEndpoint.create({
-      data: { ...owner, ...input, secret: newWebhookSecret() },
+    // The id is chosen here: the sealed secret is bound to it.
+    const id = randomUUID();
+    const secret = newWebhookSecret();
+    const endpoint = await tx.webhookEndpoint.create({
+      data: { id, ...owner, ...input, secret: keys.seal(secret, id) },
     });
-    return { created };
+    return { created: { endpoint, secret } };
   });
 }
 
@@ -103,25 +115,27 @@ export async function deleteWebhookEndpoint(db: Database, owner: KeyOwner, id: s
 }
 
 /**
- * A new secret; the one it replaces keeps signing for 24 hours from `now` (the injected clock).
- * Rotating again within those hours replaces the previous secret with the current one.
+ * A new secret; the one it replaces keeps signing for 24 hours from `now` (the injected clock),
+ * as do the ones rotated out before it that still sign. The row is locked, so two rotations at
+ * once both keep what the other rotated out.
  */
 export async function rotateWebhookSecret(
   db: Database,
+  keys: SecretKeyRing,
   owner: KeyOwner,
   id: string,
   now: Date,
-): Promise<WebhookEndpoint | null> {
+): Promise<EndpointWithSecret | null> {
   return inTransaction(db, async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${id}::uuid FOR UPDATE`;
     const endpoint = await tx.webhookEndpoint.findFirst({ where: owned(owner, id) });
     if (!endpoint) return null;
-    return tx.webhookEndpoint.update({
+    const secret = newWebhookSecret();
+    const previous = afterRotation(endpoint.secret, readPreviousSecrets(endpoint.previousSecrets), now);
+    const rotated = await tx.webhookEndpoint.update({
       where: { id },
-      data: {
-        secret: newWebhookSecret(),
-        previousSecret: endpoint.secret,
-        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_GRACE_MS),
-      },
+      data: { secret: keys.seal(secret, id), previousSecrets: previousSecretsJson(previous) },
     });
+    return { endpoint: rotated, secret };
   });
 }

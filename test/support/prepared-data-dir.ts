@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
+import { PASSWORD_FILE } from "../../src/db/embedded-postgres-password";
 
 /** Written into the prepared directory once it is initialised, migrated and stopped. */
 export const PREPARED_MARKER = "prepared";
@@ -33,6 +34,9 @@ export async function preparedDataDir(prefix: string): Promise<string> {
   const source = inject("preparedDataDir");
   await waitUntilPrepared(source);
   const dir = await mkdtemp(path.join(tmpdir(), prefix));
-  await promisify(execFile)("cp", ["-a", path.join(source, "postgres"), path.join(dir, "postgres")]);
+  // The server's data and its password, which lives beside it.
+  for (const name of ["postgres", PASSWORD_FILE]) {
+    await promisify(execFile)("cp", ["-a", path.join(source, name), path.join(dir, name)]);
+  }
   return dir;
 }

@@ -96,7 +96,8 @@ export function eventAndWebhookOperations(): RouteConfig[] {
       path: "/v1/webhook-endpoints/{id}/rotate-secret",
       operationId: "rotateWebhookEndpointSecret",
       summary: "Rotate the signing secret",
-      description: "For 24 hours deliveries carry a signature with the new and one with the previous secret.",
+      description:
+        "Deliveries are signed with the new secret and, for 24 hours after each rotation, with the secret it replaced: one signature per secret in webhook-signature, so a receiver holding any secret of the last 24 hours verifies.",
       request: byId,
       responses: {
         200: json("The endpoint with its new secret.", webhookEndpointWithSecretSchema),

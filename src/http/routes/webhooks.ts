@@ -3,13 +3,16 @@ import type { Database } from "../../db/prisma-client";
 import { inTransaction } from "../../db/transaction";
 import { emitEvents } from "../../events/emit";
 import type { WebhookEndpoint } from "../../generated/prisma/client";
+import type { Logger } from "../../logging/logger";
 import { type HostResolver, systemResolver } from "../../probe/resolve-target";
 import { AddressPolicy } from "../../probe/ssrf-guard";
 import { getDeliveries, retryDelivery } from "../../webhooks/deliveries";
+import type { SecretKeyRing } from "../../webhooks/secret-keys";
 import { vetWebhookUrl } from "../../webhooks/url-guard";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  type EndpointWithSecret,
   getWebhookEndpoint,
   getWebhookEndpoints,
   rotateWebhookSecret,
@@ -29,7 +32,10 @@ import { parseInput } from "../validation";
 
 export interface WebhookRouteDeps {
   db: Database;
+  logger: Logger;
   allowedNetworks: readonly string[];
+  /** Seals the secrets of new endpoints and rotations (WEBHOOK_SECRET_KEY). */
+  secretKeys: SecretKeyRing;
   resolve?: HostResolver;
   /** The clock of rotations and disabling (tests move it). */
   now?: () => Date;
@@ -49,7 +55,7 @@ function endpointJson(endpoint: WebhookEndpoint) {
   };
 }
 
-const withSecret = (endpoint: WebhookEndpoint) => ({ ...endpointJson(endpoint), secret: endpoint.secret });
+const withSecret = ({ endpoint, secret }: EndpointWithSecret) => ({ ...endpointJson(endpoint), secret });
 
 function notFound(id: string): HttpError {
   return new HttpError(404, `No webhook endpoint with id ${id} in this organisation and environment`);
@@ -57,23 +63,26 @@ function notFound(id: string): HttpError {
 
 /** The webhook endpoints of the calling key's organisation and environment (scope webhooks:write). */
 export function webhooksRouter(deps: WebhookRouteDeps): Router {
-  const { db } = deps;
+  const { db, secretKeys } = deps;
   const router = Router();
   const json = express.json({ limit: "16kb" });
   const now = deps.now ?? (() => new Date());
   const policy = new AddressPolicy(deps.allowedNetworks);
-  const vet = async (url: string) => {
+  /** The URL's normal form, or a 400 saying why it is refused (the details go to the debug log). */
+  const vet = async (url: string): Promise<string> => {
     const check = await vetWebhookUrl(url, policy, deps.resolve ?? systemResolver);
-    if (!check.ok) throw new HttpError(400, `url: ${check.reason}`);
+    if (check.ok) return check.target.url.href;
+    deps.logger.debug({ detail: check.detail }, "webhook URL refused");
+    throw new HttpError(400, `url: ${check.reason}`);
   };
 
   router.post("/v1/webhook-endpoints", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const body = parseInput(createWebhookEndpointBody, req.body ?? {}, "body");
-    await vet(body.url);
+    const url = await vet(body.url);
     const owner = requestOwner(res);
-    const outcome = await createWebhookEndpoint(db, owner, {
-      url: body.url,
+    const outcome = await createWebhookEndpoint(db, secretKeys, owner, {
+      url,
       description: body.description,
       enabledEvents: body.enabled_events,
       redactMetadata: body.redact_metadata,
@@ -107,13 +116,13 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
     const body = parseInput(updateWebhookEndpointBody, req.body ?? {}, "body");
-    if (body.url !== undefined) await vet(body.url);
+    const url = body.url === undefined ? undefined : await vet(body.url);
     const updated = await updateWebhookEndpoint(
       db,
       requestOwner(res),
       id,
       {
-        url: body.url,
+        url,
         description: body.description,
         enabledEvents: body.enabled_events,
         redactMetadata: body.redact_metadata,
@@ -135,7 +144,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
   router.post("/v1/webhook-endpoints/:id/rotate-secret", async (req, res) => {
     parseInput(noQuery, req.query, "query");
     const { id } = parseInput(webhookEndpointIdParams, req.params, "path");
-    const rotated = await rotateWebhookSecret(db, requestOwner(res), id, now());
+    const rotated = await rotateWebhookSecret(db, secretKeys, requestOwner(res), id, now());
     if (!rotated) throw notFound(id);
     res.set("Cache-Control", "no-store").json(withSecret(rotated));
   });

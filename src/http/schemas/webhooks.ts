@@ -6,12 +6,25 @@ const enabledEvent = z.union([z.literal("*"), z.enum(EVENT_TYPES)], {
   error: `must be * or one of ${EVENT_TYPES.join(", ")}`,
 });
 
+/**
+ * Control characters (C0, DEL) and backslashes are refused rather than cleaned: URL parsing drops
+ * tabs and line breaks and reads a backslash as a slash, so the URL called would differ from the
+ * one typed. What is stored and answered is the parsed URL's normal form (`URL.href`).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
+
 const url = z
   .string({ error: "must be a URL" })
   .max(2048, "must be at most 2048 characters")
+  .refine((text) => !CONTROL_OR_BACKSLASH.test(text), {
+    error: "must not contain control characters or backslashes",
+    abort: true,
+  })
   .refine((text) => URL.canParse(text), "must be an absolute http(s) URL")
   .meta({
-    description: "Where deliveries are POSTed: https, or http only inside WEBHOOK_ALLOWED_NETWORKS.",
+    description:
+      "Where deliveries are POSTed: https, or http only inside WEBHOOK_ALLOWED_NETWORKS. Stored and answered in its normal form.",
     example: "https://hooks.example.com/x402",
   });
 

@@ -5,6 +5,7 @@ import { untilReadersSawLatestChange } from "../../../src/accounts/key-cache";
 import { type RunningSettlement, startSettlement } from "../../../src/billing/settlement-runner";
 import type { HostResolver } from "../../../src/probe/resolve-target";
 import { startWebhookDelivery, type WebhookDelivery } from "../../../src/webhooks/delivery-worker";
+import { SecretKeyRing } from "../../../src/webhooks/secret-keys";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -13,6 +14,8 @@ import { startWebhookReceiver } from "../../support/webhook-receiver";
 
 const LOOPBACK = ["127.0.0.0/8"];
 const resolveLiteral: HostResolver = async (hostname) => [{ address: hostname, family: 4 }];
+/** The API seals endpoint secrets with it, the delivery worker opens them. */
+const secretKeys = SecretKeyRing.ephemeral();
 const WAIT = { timeout: 30_000, interval: 50 };
 
 /**
@@ -39,6 +42,7 @@ describe("the billing loop of docs/billing.md", () => {
       databaseUrl: database.url,
       logger: testLogger,
       resolve: resolveLiteral,
+      keys: secretKeys,
       settings: {
         deliver: true,
         allowedNetworks: LOOPBACK,
@@ -55,7 +59,7 @@ describe("the billing loop of docs/billing.md", () => {
     });
     api = await startReplica(database, {
       settlementChains: [base],
-      webhooks: { allowedNetworks: LOOPBACK, resolve: resolveLiteral, notify: delivery.notify },
+      webhooks: { allowedNetworks: LOOPBACK, resolve: resolveLiteral, secretKeys, notify: delivery.notify },
     });
     settlement = startSettlement({
       databaseUrl: database.url,

@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { PASSWORD_FILE } from "../../../src/db/embedded-postgres-password";
 import { processAlive } from "../../../src/db/embedded-postgres-users";
 import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
@@ -14,8 +15,6 @@ import {
   startEntryPoint,
   startNpmScript,
 } from "../../support/processes";
-
-const EMBEDDED_PASSWORD = "catalogue-embedded";
 
 function productEnv(dataDir: string): Record<string, string> {
   return {
@@ -80,7 +79,8 @@ describe("operations: processes and the embedded database", () => {
       );
       expect(stopLines.length).toBeLessThanOrEqual(6);
       const everything = JSON.stringify(npm.lines) + npm.stderr();
-      expect(everything).not.toContain(EMBEDDED_PASSWORD);
+      const password = (await readFile(path.join(dir, PASSWORD_FILE), "utf8")).trim();
+      expect(everything).not.toContain(password);
     });
   }
 

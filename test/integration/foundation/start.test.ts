@@ -1,14 +1,18 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { PASSWORD_FILE } from "../../../src/db/embedded-postgres-password";
 import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
 import { preparedDataDir } from "../../support/prepared-data-dir";
 import { type StartedProcess, startEntryPoint } from "../../support/processes";
 
-const EMBEDDED_PASSWORD = "catalogue-embedded";
+/** The password the first start generated for the data directory. */
+async function embeddedPassword(dataDir: string): Promise<string> {
+  return (await readFile(path.join(dataDir, PASSWORD_FILE), "utf8")).trim();
+}
 
 async function startProduct(
   dataDir: string,
@@ -52,7 +56,7 @@ describe("npm start (src/main.ts)", () => {
       host: "127.0.0.1",
       port: first.pgPort,
       user: "postgres",
-      password: EMBEDDED_PASSWORD,
+      password: await embeddedPassword(dataDir),
       database: "catalogue",
     });
     await client.connect();
@@ -70,7 +74,7 @@ describe("npm start (src/main.ts)", () => {
         host: "127.0.0.1",
         port: second.pgPort,
         user: "postgres",
-        password: EMBEDDED_PASSWORD,
+        password: await embeddedPassword(dataDir),
         database: "catalogue",
       });
       await client2.connect();

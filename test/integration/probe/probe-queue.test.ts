@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBoss, ensureQueues, PROBE_QUEUE, SWEEP_QUEUE } from "../../../src/probe/queue";
@@ -207,6 +208,8 @@ describe("the probe queue shared by several workers", () => {
   it("when two `npm run worker` processes share the queue, then each endpoint is probed once and SIGTERM stops both cleanly", async () => {
     const env = {
       DATABASE_URL: database.url,
+      // Given, so the delivering workers keep no generated key in the working directory.
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
       LOG_LEVEL: "debug",
       PROBE_ALLOWED_NETWORKS: "127.0.0.1/32",
       PROBE_PER_HOST_PER_MINUTE: "1000000",

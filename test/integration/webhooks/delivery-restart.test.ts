@@ -1,12 +1,17 @@
+import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureOrganisation } from "../../../src/accounts/organisations";
 import { inTransaction } from "../../../src/db/transaction";
 import { emitEvents } from "../../../src/events/emit";
+import { SecretKeyRing } from "../../../src/webhooks/secret-keys";
 import { createWebhookEndpoint } from "../../../src/webhooks/webhook-endpoints";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type StartedProcess, startEntryPoint } from "../../support/processes";
 import { startWebhookReceiver } from "../../support/webhook-receiver";
+
+/** The key the workers are given: the endpoint's secret is sealed with it here. */
+const SECRET_KEY = randomBytes(32);
 
 describe("webhook delivery across a killed process", () => {
   let database: TestDatabase;
@@ -28,6 +33,7 @@ describe("webhook delivery across a killed process", () => {
   const worker = async () => {
     const process = startEntryPoint("jobs/worker.ts", [], {
       DATABASE_URL: database.url,
+      WEBHOOK_SECRET_KEY: SECRET_KEY.toString("hex"),
       PROBE_ENABLED: "false",
       WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8",
     });
@@ -40,6 +46,7 @@ describe("webhook delivery across a killed process", () => {
     const organisation = await ensureOrganisation(database.db, "acme");
     const outcome = await createWebhookEndpoint(
       database.db,
+      new SecretKeyRing(SECRET_KEY),
       { organisationId: organisation.id, environment: "live" },
       {
         url: `${receiver.url}/hook`,
@@ -49,7 +56,7 @@ describe("webhook delivery across a killed process", () => {
       },
     );
     if (!("created" in outcome)) throw new Error("the free plan allows one webhook endpoint");
-    const endpoint = outcome.created;
+    const { secret } = outcome.created;
     const first = await worker();
     const serviceId = "00000000-0000-4000-8000-000000000001";
     const firstRequest = receiver.next();
@@ -76,7 +83,7 @@ describe("webhook delivery across a killed process", () => {
     const secondRequest = receiver.next();
     const second = await worker();
     const delivered = await secondRequest;
-    const event = new Webhook(endpoint.secret).verify(delivered.body, delivered.headers) as {
+    const event = new Webhook(secret).verify(delivered.body, delivered.headers) as {
       type: string;
       data: { service: { name: string } };
     };

@@ -7,6 +7,7 @@ import {
   type DueDelivery,
   recordAttempts,
 } from "../../../src/webhooks/deliveries";
+import { SecretKeyRing } from "../../../src/webhooks/secret-keys";
 import { createWebhookEndpoint } from "../../../src/webhooks/webhook-endpoints";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
@@ -39,11 +40,12 @@ describe("settling many attempts in one statement", () => {
     const organisation = await ensureOrganisation(database.db, "acme");
     const outcome = await createWebhookEndpoint(
       database.db,
+      SecretKeyRing.ephemeral(),
       { organisationId: organisation.id, environment: "live" },
       { url: "http://127.0.0.1:1/hook", description: "", enabledEvents: ["*"], redactMetadata: false },
     );
     if (!("created" in outcome)) throw new Error("the free plan allows one webhook endpoint");
-    endpointId = outcome.created.id;
+    endpointId = outcome.created.endpoint.id;
   });
   afterAll(async () => {
     await database.drop();

@@ -1,50 +1,26 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../../../src/db/transaction";
-import { emitEvents, type NewEvent } from "../../../src/events/emit";
-import type { HostResolver } from "../../../src/probe/resolve-target";
+import { emitEvents } from "../../../src/events/emit";
 import { AddressPolicy } from "../../../src/probe/ssrf-guard";
 import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
 import { type DeliveryDeps, deliver, startWebhookDelivery } from "../../../src/webhooks/delivery-worker";
-import type { WebhookSettings } from "../../../src/webhooks/settings";
+import { SecretKeyRing } from "../../../src/webhooks/secret-keys";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
 import { type ReceivedRequest, startWebhookReceiver } from "../../support/webhook-receiver";
+import {
+  ALLOWED_NETWORKS as ALLOWED,
+  listedEvent as listed,
+  madeUpNames as resolve,
+  testWebhookSettings as settings,
+} from "../../support/webhooks";
 
 const HOUR = 3_600_000;
-const ALLOWED = ["127.0.0.0/8"];
-/** Made-up names for the guard: one public address, one private. */
-const resolve: HostResolver = async (hostname) => {
-  if (hostname === "public.example") return [{ address: "93.184.216.34", family: 4 }];
-  if (hostname === "internal.example") return [{ address: "10.1.2.3", family: 4 }];
-  if (/^[\d.]+$/.test(hostname)) return [{ address: hostname, family: 4 }];
-  throw new Error(`unknown host ${hostname}`);
-};
 
-const settings: WebhookSettings = {
-  deliver: true,
-  allowedNetworks: ALLOWED,
-  eventRetentionDays: 30,
-  concurrency: 1,
-  pollMs: 1_000,
-  timeoutMs: 10_000,
-  retryWindowMs: 72 * HOUR,
-  // Retries are due at once, so the test drives them without waiting.
-  firstRetryDelayMs: 0,
-  maxRetryDelayMs: 0,
-  userAgent: "test",
-  resolve,
-};
-
-function listed(name: string): NewEvent {
-  const id = "00000000-0000-4000-8000-000000000001";
-  return {
-    type: "service.listed",
-    serviceId: id,
-    data: { service: { id, name, source: "directory", detail_url: `https://dir.example/${name}` } },
-  };
-}
+/** The API seals endpoint secrets with it, the deliveries open them. */
+const keys = SecretKeyRing.ephemeral();
 
 describe("webhook endpoints and signed deliveries", () => {
   let database: TestDatabase;
@@ -54,7 +30,7 @@ describe("webhook endpoints and signed deliveries", () => {
   let acmeTest: IssuedKey;
   let reader: IssuedKey;
   let clock = () => new Date();
-  const deps = (): DeliveryDeps => ({ db: database.db, settings, logger: testLogger, resolve });
+  const deps = (): DeliveryDeps => ({ db: database.db, settings, keys, logger: testLogger, resolve });
   const policy = new AddressPolicy(ALLOWED);
 
   /** Delivers everything due now, as the worker would, until nothing is due. */
@@ -77,7 +53,7 @@ describe("webhook endpoints and signed deliveries", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     api = await startReplica(database, {
-      webhooks: { allowedNetworks: ALLOWED, resolve, now: () => clock() },
+      webhooks: { allowedNetworks: ALLOWED, resolve, secretKeys: keys, now: () => clock() },
     });
     receiver = await startWebhookReceiver();
     acme = await issueKey(database.db, "acme", "live", ["webhooks:write"]);
@@ -146,8 +122,8 @@ describe("webhook endpoints and signed deliveries", () => {
 
   it("when URLs point at private, metadata or public-over-http addresses, then creation is refused with the reason", async () => {
     const refusals = [
-      ["http://internal.example/hook", "10.1.2.3 is a private address"],
-      ["https://169.254.169.254/latest", "cloud metadata address"],
+      ["http://internal.example/hook", "internal.example is not a public address"],
+      ["https://169.254.169.254/latest", "169.254.169.254 is not a public address"],
       ["http://public.example/hook", "plain http is accepted only inside WEBHOOK_ALLOWED_NETWORKS"],
       ["ftp://public.example/hook", "only http and https"],
       ["https://user:pw@public.example/hook", "must not contain credentials"],

@@ -121,4 +121,22 @@ describe("TRUST_PROXY", () => {
       expect(problemsOf({ TRUST_PROXY: value })[0]).toContain("TRUST_PROXY");
     },
   );
+
+  it("when WEBHOOK_SECRET_KEY is 32 bytes in hex or base64, then it is read as those bytes; otherwise the problem never repeats the value", () => {
+    const key = Buffer.alloc(32, 7);
+    expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString("hex") }).WEBHOOK_SECRET_KEY).toEqual(key);
+    expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString("base64") }).WEBHOOK_SECRET_KEY).toEqual(key);
+    expect(
+      loadConfig({ WEBHOOK_SECRET_OLD_KEYS: `${key.toString("hex")},${key.toString("base64url")}` }),
+    ).toMatchObject({
+      WEBHOOK_SECRET_OLD_KEYS: [key, key],
+    });
+    const short = key.subarray(0, 16).toString("hex");
+    const problems = problemsOf({ WEBHOOK_SECRET_KEY: short, WEBHOOK_SECRET_OLD_KEYS: `x${short}` });
+    expect(problems).toEqual([
+      expect.stringMatching(/^WEBHOOK_SECRET_KEY=\(hidden\): must be 32 bytes in base64 or hex/),
+      expect.stringMatching(/^WEBHOOK_SECRET_OLD_KEYS=\(hidden\): each entry must be 32 bytes/),
+    ]);
+    expect(problems.join(" ")).not.toContain(short);
+  });
 });
