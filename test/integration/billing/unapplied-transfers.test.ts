@@ -6,6 +6,7 @@ import { SettlementWatcher } from "../../../src/billing/settlement-watcher";
 import { UsdcChainReader } from "../../../src/chain/usdc-transfers";
 import { inTransaction } from "../../../src/db/transaction";
 import { paymentOrderListSchema, paymentOrderSchema } from "../../../src/http/schemas/payment-orders";
+import { SecretKeyRing } from "../../../src/webhooks/secret-keys";
 import { createWebhookEndpoint } from "../../../src/webhooks/webhook-endpoints";
 import { callAs, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { testChain } from "../../support/billing";
@@ -38,6 +39,7 @@ describe("unapplied transfers", () => {
     const organisation = await ensureOrganisation(database.db, "shop");
     const endpoint = await createWebhookEndpoint(
       database.db,
+      SecretKeyRing.ephemeral(),
       { organisationId: organisation.id, environment: "live" },
       {
         url: "https://hooks.shop.example/x402",
@@ -47,7 +49,7 @@ describe("unapplied transfers", () => {
       },
     );
     if (!("created" in endpoint)) throw new Error("the free plan allows one webhook endpoint");
-    endpointId = endpoint.created.id;
+    endpointId = endpoint.created.endpoint.id;
     watcher = () =>
       new SettlementWatcher(database.db, base, new UsdcChainReader(chain.rpcUrl, chain.usdc), testLogger);
   });
