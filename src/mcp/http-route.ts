@@ -1,5 +1,6 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { Router } from "express";
+import express, { type Router } from "express";
+import { apiRouter } from "../http/router";
 import type { Logger } from "../logging/logger";
 import type { CatalogueReader } from "./catalogue-reader";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
@@ -11,7 +12,7 @@ import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
  * nothing to do without sessions: 405, as the transport's specification allows.
  */
 export function mcpRouter(reader: CatalogueReader, logger: Logger): Router {
-  const router = Router();
+  const router = apiRouter();
   router
     .route("/mcp")
     .post(express.json({ limit: "256kb" }), async (req, res) => {

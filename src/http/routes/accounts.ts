@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import express, { type Router } from "express";
 import type { Accounts } from "../../accounts/accounts";
 import { type ApiKeySummary, createApiKey, getApiKeys, revokeApiKey } from "../../accounts/api-keys";
 import type { VerifiedKey } from "../../accounts/key-verifier";
@@ -7,6 +7,7 @@ import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
 import { HttpError } from "../errors";
 import { requestKey } from "../request-guard";
+import { apiRouter } from "../router";
 import { apiKeyIdParams, createApiKeyBody, usageQuery } from "../schemas/accounts";
 import { noQuery } from "../schemas/common";
 import { parseInput } from "../validation";
@@ -35,7 +36,7 @@ const DAY_MS = 86_400_000;
  * (keys:write) and their usage (billing:read). The request guard has checked key and scope.
  */
 export function accountsRouter(db: Database, pool: ReadPool, accounts: Accounts): Router {
-  const router = Router();
+  const router = apiRouter();
   const json = express.json({ limit: "16kb" });
 
   router.post("/v1/api-keys", json, async (req, res) => {

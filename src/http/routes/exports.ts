@@ -1,5 +1,5 @@
 import compression from "compression";
-import { Router } from "express";
+import type { Router } from "express";
 import {
   HISTORY_EXPORT_COLUMNS,
   historyExportQuery as historySql,
@@ -10,6 +10,7 @@ import type { ReadPool } from "../../db/read-pool";
 import type { CatalogueSearch } from "../../search/catalogue-search";
 import { sendCsv } from "../csv";
 import { methodNotAllowed } from "../responses";
+import { apiRouter } from "../router";
 import { historyExportQuery, serviceExportQuery } from "../schemas/services";
 import { parseInput } from "../validation";
 import { notFound, serviceFilters } from "./services";
@@ -19,7 +20,7 @@ import { notFound, serviceFilters } from "./services";
  * chooses the services, a database cursor streams their rows), and the history.
  */
 export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
-  const router = Router();
+  const router = apiRouter();
   // Streamed CSV: compressed on the fly for clients that ask (the JSON answers gzip themselves).
   const compressed = compression();
 

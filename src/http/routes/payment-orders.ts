@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import express, { type Router } from "express";
 import { cancelOrder } from "../../billing/payment-order-transitions";
 import { createPaymentOrder, getPaymentOrder, listPaymentOrders } from "../../billing/payment-orders";
 import type { SettlementChain } from "../../billing/settlement-chains";
@@ -8,6 +8,7 @@ import type { ReadPool } from "../../db/read-pool";
 import { inTransaction } from "../../db/transaction";
 import { HttpError } from "../errors";
 import { requestOwner } from "../request-guard";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import {
   createPaymentOrderBody,
@@ -23,7 +24,7 @@ export function paymentOrdersRouter(
   pool: ReadPool,
   chains: readonly SettlementChain[],
 ): Router {
-  const router = Router();
+  const router = apiRouter();
   const json = express.json({ limit: "16kb" });
   const byName = new Map(chains.map((chain) => [chain.chain, chain]));
 

@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import express, { type Router } from "express";
 import { listPlans, planJson } from "../../billing/plans";
 import {
   BillingRefusal,
@@ -15,6 +15,7 @@ import type { ReadPool } from "../../db/read-pool";
 import { inTransaction, type Transaction } from "../../db/transaction";
 import { HttpError } from "../errors";
 import { requestOwner } from "../request-guard";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import {
   cancelSubscriptionBody,
@@ -41,7 +42,7 @@ async function billingChange<T>(db: Database, work: (tx: Transaction) => Promise
 
 /** Plans (public) and the merchant subscriptions and invoices of the calling key's organisation and environment. */
 export function subscriptionsRouter(db: Database, pool: ReadPool, settings: BillingSettings): Router {
-  const router = Router();
+  const router = apiRouter();
   const json = express.json({ limit: "16kb" });
 
   router.get("/v1/plans", async (req, res) => {

@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import express, { type Router } from "express";
 import type { Database } from "../../db/prisma-client";
 import { inTransaction } from "../../db/transaction";
 import { emitEvents } from "../../events/emit";
@@ -17,6 +17,7 @@ import {
 } from "../../webhooks/webhook-endpoints";
 import { HttpError } from "../errors";
 import { requestOwner } from "../request-guard";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import {
   createWebhookEndpointBody,
@@ -58,7 +59,7 @@ function notFound(id: string): HttpError {
 /** The webhook endpoints of the calling key's organisation and environment (scope webhooks:write). */
 export function webhooksRouter(deps: WebhookRouteDeps): Router {
   const { db } = deps;
-  const router = Router();
+  const router = apiRouter();
   const json = express.json({ limit: "16kb" });
   const now = deps.now ?? (() => new Date());
   const policy = new AddressPolicy(deps.allowedNetworks);

@@ -1,0 +1,39 @@
+import type { Express } from "express";
+
+export interface RegisteredRoute {
+  method: string;
+  /** As registered, with `:name` parameters. */
+  path: string;
+}
+
+interface StackLayer {
+  route?: { path: unknown; stack: Array<{ method?: string }> };
+  handle: unknown;
+}
+
+function stackOf(handle: unknown): StackLayer[] {
+  const stack = (handle as { stack?: unknown } | null)?.stack;
+  return Array.isArray(stack) ? (stack as StackLayer[]) : [];
+}
+
+/**
+ * Every route the app answers, read from Express's own stack (routers are mounted at the root,
+ * so route paths are whole paths): a route added anywhere is listed without naming it here.
+ */
+export function registeredRoutes(app: Express): RegisteredRoute[] {
+  const found = new Map<string, RegisteredRoute>();
+  const walk = (layers: StackLayer[]) => {
+    for (const layer of layers) {
+      if (layer.route) {
+        if (typeof layer.route.path !== "string") throw new Error("a route's path is not text");
+        for (const { method } of layer.route.stack) {
+          if (!method) continue;
+          const route = { method: method.toUpperCase(), path: layer.route.path };
+          found.set(`${route.method} ${route.path}`, route);
+        }
+      } else walk(stackOf(layer.handle));
+    }
+  };
+  walk(stackOf(app.router));
+  return [...found.values()];
+}
