@@ -1,5 +1,6 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { type Router } from "express";
+import type { Router } from "express";
+import { jsonBody } from "../http/json-body";
 import { apiRouter } from "../http/router";
 import type { Logger } from "../logging/logger";
 import type { CatalogueReader } from "./catalogue-reader";
@@ -15,7 +16,7 @@ export function mcpRouter(reader: CatalogueReader, logger: Logger): Router {
   const router = apiRouter();
   router
     .route("/mcp")
-    .post(express.json({ limit: "256kb" }), async (req, res) => {
+    .post(jsonBody("256kb"), async (req, res) => {
       const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

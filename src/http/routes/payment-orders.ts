@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import type { Router } from "express";
 import { cancelOrder } from "../../billing/payment-order-transitions";
 import { createPaymentOrder, getPaymentOrder, listPaymentOrders } from "../../billing/payment-orders";
 import type { SettlementChain } from "../../billing/settlement-chains";
@@ -7,6 +7,7 @@ import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
 import { inTransaction } from "../../db/transaction";
 import { HttpError } from "../errors";
+import { jsonBody } from "../json-body";
 import { requestOwner } from "../request-guard";
 import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
@@ -25,7 +26,7 @@ export function paymentOrdersRouter(
   chains: readonly SettlementChain[],
 ): Router {
   const router = apiRouter();
-  const json = express.json({ limit: "16kb" });
+  const json = jsonBody();
   const byName = new Map(chains.map((chain) => [chain.chain, chain]));
 
   router.post("/v1/payment-orders", json, async (req, res) => {

@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import type { Router } from "express";
 import type { Database } from "../../db/prisma-client";
 import { inTransaction } from "../../db/transaction";
 import { emitEvents } from "../../events/emit";
@@ -16,6 +16,7 @@ import {
   updateWebhookEndpoint,
 } from "../../webhooks/webhook-endpoints";
 import { HttpError } from "../errors";
+import { jsonBody } from "../json-body";
 import { requestOwner } from "../request-guard";
 import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
@@ -60,7 +61,7 @@ function notFound(id: string): HttpError {
 export function webhooksRouter(deps: WebhookRouteDeps): Router {
   const { db } = deps;
   const router = apiRouter();
-  const json = express.json({ limit: "16kb" });
+  const json = jsonBody();
   const now = deps.now ?? (() => new Date());
   const policy = new AddressPolicy(deps.allowedNetworks);
   const vet = async (url: string) => {
