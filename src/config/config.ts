@@ -91,6 +91,16 @@ export const settings = {
   },
   HOST: { schema: z.string().min(1).default("0.0.0.0"), description: "Interface the HTTP API listens on." },
   PORT: { schema: port.default(3000), description: "Port of the HTTP API." },
+  HTTP_HEADERS_TIMEOUT_SECONDS: {
+    schema: positiveInt(600).default(10),
+    description:
+      "Most time a client may take to send its request line and headers; a slower one is answered 408 and disconnected (at most HTTP_REQUEST_TIMEOUT_SECONDS). Idle keep-alive connections close after 5 s, or half of this when shorter.",
+  },
+  HTTP_REQUEST_TIMEOUT_SECONDS: {
+    schema: positiveInt(3600).default(30),
+    description:
+      "Most time a client may take to send a whole request, body included; a slower one is answered 408 and disconnected. Answers, however long they stream (CSV exports), are not limited.",
+  },
   API_CACHE_TTL_SECONDS: {
     schema: z.coerce
       .number({ error: "must be a number" })
