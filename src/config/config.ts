@@ -262,7 +262,17 @@ export const settings = {
   RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY: {
     schema: positiveInt(1_000_000_000).default(10_000),
     description:
-      "CSV rows one client address without a key may export in 24 hours (the Free plan's allowance), shared by every API process; an export is checked when it starts and never cut off. Keys export their organisation plan's csv_rows_per_day per environment.",
+      "CSV rows one client address without a key may export in 24 hours (the Free plan's allowance), shared by every API process. An export reserves its rows before it sends any and is never cut off: at most the one export that crosses the allowance goes past it. Keys export their organisation plan's csv_rows_per_day per environment.",
+  },
+  EXPORT_CONCURRENCY_PER_CALLER: {
+    schema: positiveInt(1000).default(2),
+    description:
+      "CSV exports one caller (an organisation's environment, or a client address without a key) may stream at once from one API process; more are answered 429 with Retry-After.",
+  },
+  EXPORT_CONCURRENCY_PER_PROCESS: {
+    schema: positiveInt(10_000).default(8),
+    description:
+      "CSV exports one API process streams at once, whoever asks (each holds a database cursor and a batch of rows in memory); more are answered 429 with Retry-After.",
   },
   USAGE_FLUSH_SECONDS: {
     schema: positiveInt(3600).default(10),

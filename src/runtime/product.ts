@@ -1,4 +1,4 @@
-import { Accounts } from "../accounts/accounts";
+import { Accounts, accountSettingsFromConfig } from "../accounts/accounts";
 import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
 import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
@@ -48,16 +48,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("catalogue change listener", () => catalogueChanges.close());
   const keyChanges = listenFor(server.url, API_KEYS_CHANGED_CHANNEL, logger);
   shutdown.register("API key change listener", () => keyChanges.close());
-  const accounts = new Accounts(
-    pool,
-    logger,
-    {
-      anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
-      anonymousCsvRowsPerDay: config.RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY,
-      usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
-    },
-    keyChanges,
-  );
+  const accounts = new Accounts(pool, logger, accountSettingsFromConfig(config), keyChanges);
   shutdown.register("usage counts", () => accounts.close());
   const webhookSettings = webhookSettingsFromConfig(config);
   const webhooks = await startWebhookDelivery({

@@ -1,6 +1,7 @@
 import compression from "compression";
 import type { Router } from "express";
 import {
+  countHistoryExport,
   HISTORY_EXPORT_COLUMNS,
   historyExportQuery as historySql,
   serviceExists,
@@ -35,6 +36,7 @@ export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
         query: servicesSql(ids, payableEndpoints),
         columns: SERVICE_EXPORT_COLUMNS,
         filename: "services.csv",
+        rows: ids.length,
       });
     })
     .all(methodNotAllowed);
@@ -51,6 +53,7 @@ export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
         query: historySql(query.service_id, query),
         columns: HISTORY_EXPORT_COLUMNS,
         filename: "history.csv",
+        rows: req.method === "HEAD" ? 0 : await countHistoryExport(pool, query.service_id, query),
       });
     })
     .all(methodNotAllowed);
