@@ -10,7 +10,7 @@ import {
 } from "../../support/accounts";
 import { testChain } from "../../support/billing";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { registeredRoutes } from "../../support/routes";
+import { concretePath, registeredRoutes } from "../../support/routes";
 
 /**
  * What the route policy alone cannot show: objects belong to one organisation's environment,
@@ -123,7 +123,7 @@ describe("owned objects, minted scopes and revoked keys", () => {
     const wrong: string[] = [];
     // Load balancers' health checks are answered before any key is looked at.
     for (const route of registeredRoutes(api.app).filter((candidate) => candidate.path !== "/healthz")) {
-      const path = route.path.replace(/:[A-Za-z]+/g, "00000000-0000-4000-8000-000000000000");
+      const path = concretePath(route.path);
       const answer = await callAs(api.url, doomed, path, route.method);
       if (answer.status !== 401 || answer.body?.message !== "The API key has been revoked") {
         wrong.push(`${route.method} ${path}: ${answer.status}`);

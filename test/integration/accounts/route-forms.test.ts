@@ -5,14 +5,7 @@ import { SCOPES, type Scope } from "../../../src/accounts/scopes";
 import { openApiDocument } from "../../../src/http/openapi/document";
 import { type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type RegisteredRoute, registeredRoutes } from "../../support/routes";
-
-const SOME_ID = "00000000-0000-4000-8000-000000000000";
-
-/** A route's path with every parameter filled in (ids no row has: nothing is changed). */
-function concrete(path: string): string {
-  return path.replace(/:[A-Za-z]+/g, SOME_ID);
-}
+import { concretePath, type RegisteredRoute, registeredRoutes } from "../../support/routes";
 
 /** The segment the policy reads: the first after /v1/, or the first of any other path. */
 function policySegment(path: string): number {
@@ -164,7 +157,7 @@ describe("every route in every written form against the route policy", () => {
   it("when each caller calls each route as written, then the policy's refusals are given and the rest pass the guard", async () => {
     const wrong: string[] = [];
     await inTurns(routes, 4, async (route) => {
-      const path = concrete(route.path);
+      const path = concretePath(route.path);
       const policy = routePolicy(path, route.method);
       for (const caller of callers) {
         const answer = await rawCall(api.server.port, route.method, path, caller.key);
@@ -182,7 +175,7 @@ describe("every route in every written form against the route policy", () => {
     const wrong: string[] = [];
     let forms = 0;
     await inTurns(routes, 4, async (route) => {
-      const canonical = concrete(route.path);
+      const canonical = concretePath(route.path);
       const policy = routePolicy(canonical, route.method);
       for (const form of otherForms(canonical)) {
         forms += 1;
