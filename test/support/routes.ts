@@ -26,11 +26,11 @@ export function registeredRoutes(app: Express): RegisteredRoute[] {
     for (const layer of layers) {
       if (layer.route) {
         if (typeof layer.route.path !== "string") throw new Error("a route's path is not text");
-        for (const { method } of layer.route.stack) {
-          if (!method) continue;
-          const route = { method: method.toUpperCase(), path: layer.route.path };
-          found.set(`${route.method} ${route.path}`, route);
-        }
+        const path = layer.route.path;
+        // A route answering every method (`.all` alone) is listed once, as GET.
+        const methods = layer.route.stack.flatMap(({ method }) => (method ? [method.toUpperCase()] : []));
+        for (const method of methods.length > 0 ? methods : ["GET"])
+          found.set(`${method} ${path}`, { method, path });
       } else walk(stackOf(layer.handle));
     }
   };
