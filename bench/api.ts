@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express from "express";
-import { Accounts } from "../src/accounts/accounts";
+import { Accounts, accountSettingsFromConfig } from "../src/accounts/accounts";
 import { createApiKey } from "../src/accounts/api-keys";
 import { API_KEYS_CHANGED_CHANNEL } from "../src/accounts/key-cache";
 import { refreshAllSearch } from "../src/catalogue/search-documents";
@@ -220,11 +220,7 @@ export async function runApiBenchmark(durationSeconds = 10, connections = 10): P
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: "100000000",
       RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY: "1000000000",
     });
-    const accountSettings = {
-      anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
-      anonymousCsvRowsPerDay: config.RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY,
-      usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
-    };
+    const accountSettings = accountSettingsFromConfig(config);
     await database.db.plan.create({ data: { id: "bench", requestsPerMinute: 100_000_000 } });
     const organisation = await database.db.organisation.create({ data: { name: "bench", planId: "bench" } });
     const { key } = await createApiKey(

@@ -5,6 +5,7 @@ import type { Scope } from "./scopes";
  * without a key; a key sent to them must still be valid and hold the route's scope (a key's
  * scopes bound what it is used for). Protected routes need a key with the scope.
  * The OpenAPI document reads the same table, so the documented scopes are the enforced ones.
+ * The path is read as written: it reaches a route only in that one form (src/http/router.ts).
  */
 export interface RoutePolicy {
   /** Usage is counted per key, day and group (`api_usage.route_group`). */

@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/**
- * What a key may do. The merchant API leaves scopes open; these are ours. Webhooks (#18) and
- * billing (#19) guard their routes with the scopes already named here.
- */
+/** What a key may do. The merchant API leaves scopes open; these are ours (route-policy.ts). */
 export const SCOPES = [
   "catalogue:read",
   "catalogue:export",

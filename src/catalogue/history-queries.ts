@@ -112,10 +112,7 @@ export const HISTORY_EXPORT_COLUMNS = [
  * the CSV writes text anyway, and parsing then printing 2.5 million numbers is a measurable cost.
  */
 export function historyExportQuery(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
-  const where = whereAll([
-    ...(serviceId === undefined ? [] : [Prisma.sql`h.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
-    ...windowConditions(window),
-  ]);
+  const where = historyExportWhere(serviceId, window);
   // service_id is the entry's shown id, as in services.csv: the two files join on it.
   return Prisma.sql`
     SELECT ${shownId("s")}::text, h.observed_from, h.observed_to,
@@ -124,4 +121,24 @@ export function historyExportQuery(serviceId: string | undefined, window: Histor
     FROM stats_snapshots h JOIN services s ON s.id = h.service_id
     WHERE ${where}
     ORDER BY h.service_id, h.observed_from, h.id`;
+}
+
+function historyExportWhere(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
+  return whereAll([
+    ...(serviceId === undefined ? [] : [Prisma.sql`h.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
+    ...windowConditions(window),
+  ]);
+}
+
+/** How many rows historyExportQuery yields (an export reserves them against its allowance first). */
+export async function countHistoryExport(
+  pool: ReadPool,
+  serviceId: string | undefined,
+  window: HistoryWindow,
+): Promise<number> {
+  const [row] = await queryRows<{ rows: number }>(
+    pool,
+    Prisma.sql`SELECT count(*)::int AS rows FROM stats_snapshots h WHERE ${historyExportWhere(serviceId, window)}`,
+  );
+  return row?.rows ?? 0;
 }

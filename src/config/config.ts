@@ -108,6 +108,16 @@ export const settings = {
   },
   HOST: { schema: z.string().min(1).default("0.0.0.0"), description: "Interface the HTTP API listens on." },
   PORT: { schema: port.default(3000), description: "Port of the HTTP API." },
+  HTTP_HEADERS_TIMEOUT_SECONDS: {
+    schema: positiveInt(600).default(10),
+    description:
+      "Most time a client may take to send its request line and headers; a slower one is answered 408 and disconnected (at most HTTP_REQUEST_TIMEOUT_SECONDS). Idle keep-alive connections close after 5 s, or half of this when shorter.",
+  },
+  HTTP_REQUEST_TIMEOUT_SECONDS: {
+    schema: positiveInt(3600).default(30),
+    description:
+      "Most time a client may take to send a whole request, body included; a slower one is answered 408 and disconnected. Answers, however long they stream (CSV exports), are not limited.",
+  },
   API_CACHE_TTL_SECONDS: {
     schema: z.coerce
       .number({ error: "must be a number" })
@@ -276,7 +286,17 @@ export const settings = {
   RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY: {
     schema: positiveInt(1_000_000_000).default(10_000),
     description:
-      "CSV rows one client address without a key may export in 24 hours (the Free plan's allowance), shared by every API process; an export is checked when it starts and never cut off. Keys export their organisation plan's csv_rows_per_day per environment.",
+      "CSV rows one client address without a key may export in 24 hours (the Free plan's allowance), shared by every API process. An export reserves its rows before it sends any and is never cut off: at most the one export that crosses the allowance goes past it. Keys export their organisation plan's csv_rows_per_day per environment.",
+  },
+  EXPORT_CONCURRENCY_PER_CALLER: {
+    schema: positiveInt(1000).default(2),
+    description:
+      "CSV exports one caller (an organisation's environment, or a client address without a key) may stream at once from one API process; more are answered 429 with Retry-After.",
+  },
+  EXPORT_CONCURRENCY_PER_PROCESS: {
+    schema: positiveInt(10_000).default(8),
+    description:
+      "CSV exports one API process streams at once, whoever asks (each holds a database cursor and a batch of rows in memory); more are answered 429 with Retry-After.",
   },
   USAGE_FLUSH_SECONDS: {
     schema: positiveInt(3600).default(10),

@@ -16,6 +16,7 @@ import { healthRouter } from "./health";
 import { requestGuard } from "./request-guard";
 import type { ResponseCache } from "./response-cache";
 import { serveCachedResponses } from "./responses";
+import { useCanonicalRouting } from "./router";
 import { accountsRouter } from "./routes/accounts";
 import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
@@ -117,6 +118,7 @@ export function createApp({
   }
   const app = express();
   app.disable("x-powered-by");
+  useCanonicalRouting(app);
   // Node's own parser: a repeated parameter is an array, nothing else is structured (`tag[]=x`
   // is an unknown parameter named "tag[]"), at a third of qs's cost per request.
   app.set("query parser", "simple");

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import { errorBody } from "./errors";
 
 const MESSAGES: Record<number, string> = {
+  408: "The request did not arrive in time (HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS)",
   414: `The request line is longer than ${maxHeaderSize} bytes`,
   431: `The request line and headers are longer than ${maxHeaderSize} bytes`,
 };
@@ -11,7 +12,8 @@ const MESSAGES: Record<number, string> = {
  * Requests Node refuses before Express sees them (a request line or headers over Node's size
  * limit, a malformed request) get the API's JSON error body instead of Node's bare status line.
  * Node reports an oversized request line and oversized headers alike (HPE_HEADER_OVERFLOW): when
- * the request line alone is over the limit, the URI is what was too long (414).
+ * the request line alone is over the limit, the URI is what was too long (414). A request that
+ * does not arrive within the server's timeouts gets 408.
  */
 export function answerClientErrors(server: Server): void {
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
@@ -32,6 +34,7 @@ export function answerClientErrors(server: Server): void {
 }
 
 function statusFor(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): number {
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return 408;
   if (error.code !== "HPE_HEADER_OVERFLOW") return 400;
   const lineEnd = error.rawPacket?.indexOf("\r\n") ?? -1;
   return lineEnd === -1 || lineEnd > maxHeaderSize ? 414 : 431;

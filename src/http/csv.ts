@@ -5,7 +5,7 @@ import type { Request, Response } from "express";
 import { cursorBatches } from "../db/cursor";
 import type { ReadPool } from "../db/read-pool";
 import type { Prisma } from "../generated/prisma/client";
-import { countSentRows } from "./usage-metering";
+import { countSentRows, reserveExportRows } from "./export-meter";
 
 export interface CsvExport {
   pool: ReadPool;
@@ -13,6 +13,8 @@ export interface CsvExport {
   query: Prisma.Sql;
   columns: readonly string[];
   filename: string;
+  /** How many rows the query yields: reserved against the caller's daily allowance before any is sent. */
+  rows: number;
 }
 
 const CSV_OPTIONS: Options = {
@@ -46,6 +48,7 @@ function isPrematureClose(error: unknown): boolean {
  * stays flat whatever the size.
  */
 export async function sendCsv(req: Request, res: Response, csv: CsvExport): Promise<void> {
+  if (req.method !== "HEAD") await reserveExportRows(res, csv.rows);
   res.status(200).set({
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${csv.filename}"`,

@@ -1,7 +1,8 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { getLatestCrawlRun } from "../catalogue/crawl-runs";
 import type { Database } from "../db/prisma-client";
 import { safeError } from "../logging/safe-error";
+import { apiRouter } from "./router";
 
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
@@ -15,7 +16,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** GET /healthz: 200 when the database answers, 503 otherwise (load balancers, Docker HEALTHCHECK). */
 export function healthRouter(db: Database): Router {
-  const router = Router();
+  const router = apiRouter();
   router.get("/healthz", async (_req, res) => {
     res.set("Cache-Control", "no-store");
     try {

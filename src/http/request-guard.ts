@@ -7,7 +7,7 @@ import { routePolicy } from "../accounts/route-policy";
 import type { Scope } from "../accounts/scopes";
 import type { RateDecision } from "../accounts/shared-rate-limiter";
 import { HttpError } from "./errors";
-import { attachRowMeter } from "./usage-metering";
+import { admitExport } from "./export-gate";
 
 const REALM = 'Bearer realm="x402-catalogue"';
 
@@ -73,12 +73,7 @@ export function requestGuard(accounts: Accounts): RequestHandler {
         throw unauthorised(res, "This route needs an API key: send Authorization: Bearer <API key>", false);
       }
       if (policy.group === EXPORTS_GROUP) {
-        await withinExportAllowance(
-          accounts,
-          res,
-          `ip:${req.ip ?? "unknown"}`,
-          settings.anonymousCsvRowsPerDay,
-        );
+        await admitExport(accounts, res, `ip:${req.ip ?? "unknown"}`, settings.anonymousCsvRowsPerDay);
       }
       next();
       return;
@@ -88,7 +83,7 @@ export function requestGuard(accounts: Accounts): RequestHandler {
     usage.recordRequest(key.id, policy.group);
     if (policy.group === EXPORTS_GROUP) {
       const subject = `org:${key.organisationId}:${key.environment}`;
-      await withinExportAllowance(accounts, res, subject, key.csvRowsPerDay, (rows) =>
+      await admitExport(accounts, res, subject, key.csvRowsPerDay, (rows) =>
         usage.recordCsvRows(key.id, policy.group, rows),
       );
     }
@@ -98,35 +93,6 @@ export function requestGuard(accounts: Accounts): RequestHandler {
 
 /** The route group of the CSV exports (route-policy.ts), whose rows a plan allows per day. */
 const EXPORTS_GROUP = "exports";
-
-/**
- * Refuses an export once its subject (an organisation's environment, or a client address) has
- * exported its allowance in the current 24 hours; otherwise counts the rows this export sends,
- * toward the allowance when the answer ends and toward the key's usage as they go.
- */
-async function withinExportAllowance(
-  accounts: Accounts,
-  res: Response,
-  subject: string,
-  allowance: number,
-  onRows?: (rows: number) => void,
-): Promise<void> {
-  const used = await accounts.exports.used(subject);
-  if (used.rows >= allowance) {
-    res.set("Retry-After", String(Math.max(1, Math.ceil(used.resetMs / 1000))));
-    throw new HttpError(
-      429,
-      `CSV export allowance reached: ${allowance} rows a day, ${used.rows} exported in this 24-hour window; ` +
-        "retry after the Retry-After seconds, or use a key of a plan with more (GET /v1/plans)",
-    );
-  }
-  let sent = 0;
-  attachRowMeter(res, (rows) => {
-    sent += rows;
-    onRows?.(rows);
-  });
-  res.once("close", () => void accounts.exports.record(subject, sent));
-}
 
 /** The request's key; the guard has refused every request to a protected route without one. */
 export function requestKey(res: Response): VerifiedKey {

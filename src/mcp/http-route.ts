@@ -1,5 +1,7 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { Router } from "express";
+import type { Router } from "express";
+import { jsonBody } from "../http/json-body";
+import { apiRouter } from "../http/router";
 import type { Logger } from "../logging/logger";
 import type { CatalogueReader } from "./catalogue-reader";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
@@ -11,10 +13,10 @@ import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
  * nothing to do without sessions: 405, as the transport's specification allows.
  */
 export function mcpRouter(reader: CatalogueReader, logger: Logger): Router {
-  const router = Router();
+  const router = apiRouter();
   router
     .route("/mcp")
-    .post(express.json({ limit: "256kb" }), async (req, res) => {
+    .post(jsonBody("256kb"), async (req, res) => {
       const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

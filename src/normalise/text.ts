@@ -8,16 +8,29 @@ import type { Parsed } from "./types";
  */
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
 
+/**
+ * C0 control characters other than tab, line feed and carriage return: a directory's text never
+ * means them, and Postgres stores no NUL in text. They are removed wherever crawled text is read.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+
+/** Crawled text without control characters (tabs and line breaks kept). */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROLS, "");
+}
+
 /** JS `\s` covers the Unicode space separators (incl. U+00A0, U+202F) and line breaks; U+0085 is not in it. */
 const WHITESPACE_RUN = /[\s\u0085]+/g;
 
 /**
- * All runs of whitespace (any Unicode space, tabs, newlines) become one ASCII space, ends trimmed.
+ * All runs of whitespace (any Unicode space, tabs, newlines) become one ASCII space, control
+ * characters go, ends trimmed.
  * Returns null when nothing visible is left, so callers never store "".
  */
 export function collapseWhitespace(text: string | null | undefined): string | null {
   if (text == null) return null;
-  const collapsed = text.replace(INVISIBLE, "").replace(WHITESPACE_RUN, " ").trim();
+  const collapsed = withoutControls(text.replace(INVISIBLE, "").replace(WHITESPACE_RUN, " ")).trim();
   return collapsed === "" ? null : collapsed;
 }
 

@@ -1,4 +1,4 @@
-import { Accounts } from "../accounts/accounts";
+import { Accounts, accountSettingsFromConfig } from "../accounts/accounts";
 import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
 import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
@@ -49,16 +49,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("catalogue change listener", () => catalogueChanges.close());
   const keyChanges = listenFor(server.url, API_KEYS_CHANGED_CHANNEL, logger);
   shutdown.register("API key change listener", () => keyChanges.close());
-  const accounts = new Accounts(
-    pool,
-    logger,
-    {
-      anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
-      anonymousCsvRowsPerDay: config.RATE_LIMIT_ANONYMOUS_CSV_ROWS_PER_DAY,
-      usageFlushMs: config.USAGE_FLUSH_SECONDS * 1000,
-    },
-    keyChanges,
-  );
+  const accounts = new Accounts(pool, logger, accountSettingsFromConfig(config), keyChanges);
   shutdown.register("usage counts", () => accounts.close());
   const webhookSettings = webhookSettingsFromConfig(config);
   const secretKeys = await openWebhookSecrets(config, db, logger);
@@ -89,6 +80,10 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     }),
     config.PORT,
     config.HOST,
+    {
+      headersMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+    },
   );
   shutdown.register("http server", () => http.close());
   const crawls = scheduleSourceCrawls(

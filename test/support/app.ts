@@ -15,11 +15,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Tests of the catalogue make many requests from one address: a limit they never reach. */
+/** Tests of the catalogue make many requests (and exports) from one address: limits they never reach. */
 const GENEROUS: AccountSettings = {
   anonymousRequestsPerMinute: 1_000_000,
   anonymousCsvRowsPerDay: 1_000_000_000,
   usageFlushMs: 60_000,
+  exportsPerCaller: 1_000,
+  exportsPerProcess: 1_000,
 };
 
 export interface TestAppOptions {

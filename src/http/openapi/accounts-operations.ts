@@ -101,7 +101,11 @@ export function secured(route: RouteConfig): RouteConfig {
           : "A malformed, unknown or revoked key was sent (WWW-Authenticate: Bearer).",
       ),
       ...(policy.scope ? { 403: errorResponse(`The key lacks the scope ${policy.scope}.`) } : {}),
-      429: errorResponse("Over the rate limit; Retry-After says when to try again."),
+      429: errorResponse(
+        policy.group === "exports"
+          ? "Over the rate limit, the daily CSV allowance or the exports one caller or server streams at once; Retry-After says when to try again."
+          : "Over the rate limit; Retry-After says when to try again.",
+      ),
     },
   };
 }

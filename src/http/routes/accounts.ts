@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import type { Router } from "express";
 import type { Accounts } from "../../accounts/accounts";
 import { apiKeyJson, createApiKey, getApiKeys, revokeApiKey } from "../../accounts/api-keys";
 import type { VerifiedKey } from "../../accounts/key-verifier";
@@ -6,7 +6,9 @@ import { usageRows } from "../../accounts/usage";
 import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
 import { HttpError } from "../errors";
+import { jsonBody } from "../json-body";
 import { requestKey } from "../request-guard";
+import { apiRouter } from "../router";
 import { apiKeyIdParams, createApiKeyBody, usageQuery } from "../schemas/accounts";
 import { noQuery } from "../schemas/common";
 import { parseInput } from "../validation";
@@ -22,8 +24,8 @@ const DAY_MS = 86_400_000;
  * (keys:write) and their usage (billing:read). The request guard has checked key and scope.
  */
 export function accountsRouter(db: Database, pool: ReadPool, accounts: Accounts): Router {
-  const router = Router();
-  const json = express.json({ limit: "16kb" });
+  const router = apiRouter();
+  const json = jsonBody();
 
   router.post("/v1/api-keys", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");

@@ -1,15 +1,16 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { listCrawlRuns } from "../../catalogue/crawl-run-queries";
 import { listCategories, listTags } from "../../catalogue/taxonomy-queries";
 import type { ReadPool } from "../../db/read-pool";
 import { methodNotAllowed, sendCacheable } from "../responses";
+import { apiRouter } from "../router";
 import { pagingQuery } from "../schemas/catalogue";
 import { categoryJson, crawlRunJson, listJson, tagJson } from "../serialisers";
 import { parseInput } from "../validation";
 
 /** Categories and tags with their counts, and the crawl log. */
 export function catalogueRouter(pool: ReadPool): Router {
-  const router = Router();
+  const router = apiRouter();
 
   router
     .route("/v1/categories")

@@ -1,14 +1,15 @@
 import compression from "compression";
-import { Router } from "express";
+import type { Router } from "express";
 import { renderDocsPage } from "../openapi/docs-page";
 import { openApiDocument } from "../openapi/document";
 import { methodNotAllowed, sendCacheable } from "../responses";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import { parseInput } from "../validation";
 
 /** GET /openapi.json (for tools) and GET /docs (for people). */
 export function docsRouter(): Router {
-  const router = Router();
+  const router = apiRouter();
   let page: string | undefined;
   router
     .route("/openapi.json")

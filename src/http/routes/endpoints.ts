@@ -1,8 +1,9 @@
-import { Router } from "express";
+import type { Router } from "express";
 import type { z } from "zod";
 import type { CatalogueSearch, EndpointFilters } from "../../search/catalogue-search";
 import { emptyAnswerHint, sendListing } from "../catalogue-listing";
 import { methodNotAllowed } from "../responses";
+import { apiRouter } from "../router";
 import { endpointListQuery } from "../schemas/endpoints";
 import { parseInput } from "../validation";
 
@@ -25,7 +26,7 @@ export function endpointFilters(query: EndpointQuery): EndpointFilters {
 
 /** Endpoint-level search: "find an endpoint that does X". */
 export function endpointsRouter(search: CatalogueSearch): Router {
-  const router = Router();
+  const router = apiRouter();
   router
     .route("/v1/endpoints")
     .get(async (req, res) => {

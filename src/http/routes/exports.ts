@@ -1,6 +1,7 @@
 import compression from "compression";
-import { Router } from "express";
+import type { Router } from "express";
 import {
+  countHistoryExport,
   HISTORY_EXPORT_COLUMNS,
   historyExportQuery as historySql,
   serviceExists,
@@ -10,6 +11,7 @@ import type { ReadPool } from "../../db/read-pool";
 import type { CatalogueSearch } from "../../search/catalogue-search";
 import { sendCsv } from "../csv";
 import { methodNotAllowed } from "../responses";
+import { apiRouter } from "../router";
 import { historyExportQuery, serviceExportQuery } from "../schemas/services";
 import { parseInput } from "../validation";
 import { notFound, serviceFilters } from "./services";
@@ -19,7 +21,7 @@ import { notFound, serviceFilters } from "./services";
  * chooses the services, a database cursor streams their rows), and the history.
  */
 export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
-  const router = Router();
+  const router = apiRouter();
   // Streamed CSV: compressed on the fly for clients that ask (the JSON answers gzip themselves).
   const compressed = compression();
 
@@ -34,6 +36,7 @@ export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
         query: servicesSql(ids, payableEndpoints),
         columns: SERVICE_EXPORT_COLUMNS,
         filename: "services.csv",
+        rows: ids.length,
       });
     })
     .all(methodNotAllowed);
@@ -50,6 +53,7 @@ export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
         query: historySql(query.service_id, query),
         columns: HISTORY_EXPORT_COLUMNS,
         filename: "history.csv",
+        rows: req.method === "HEAD" ? 0 : await countHistoryExport(pool, query.service_id, query),
       });
     })
     .all(methodNotAllowed);

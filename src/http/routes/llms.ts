@@ -1,12 +1,13 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { renderLlmsTxt } from "../openapi/llms-txt";
 import { methodNotAllowed } from "../responses";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import { parseInput } from "../validation";
 
 /** GET /llms.txt and /llms-full.txt: the API and MCP tools digested for language models. */
 export function llmsRouter(): Router {
-  const router = Router();
+  const router = apiRouter();
   for (const [path, full] of [
     ["/llms.txt", false],
     ["/llms-full.txt", true],

@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import type { Router } from "express";
 import { cancelOrder } from "../../billing/payment-order-transitions";
 import { createPaymentOrder, getPaymentOrder, listPaymentOrders } from "../../billing/payment-orders";
 import { chainsNotAcceptedMessage, type SettlementChain } from "../../billing/settlement-chains";
@@ -7,7 +7,9 @@ import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
 import { inTransaction } from "../../db/transaction";
 import { HttpError } from "../errors";
+import { jsonBody } from "../json-body";
 import { requestOwner } from "../request-guard";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import {
   createPaymentOrderBody,
@@ -23,8 +25,8 @@ export function paymentOrdersRouter(
   pool: ReadPool,
   chains: readonly SettlementChain[],
 ): Router {
-  const router = Router();
-  const json = express.json({ limit: "16kb" });
+  const router = apiRouter();
+  const json = jsonBody();
   const byName = new Map(chains.map((chain) => [chain.chain, chain]));
 
   router.post("/v1/payment-orders", json, async (req, res) => {

@@ -1,7 +1,8 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { listProbeSweeps, type ProbeSweepRecord } from "../../catalogue/probe-sweeps";
 import type { ReadPool } from "../../db/read-pool";
 import { methodNotAllowed } from "../responses";
+import { apiRouter } from "../router";
 import { pagingQuery } from "../schemas/catalogue";
 import { listJson } from "../serialisers";
 import { parseInput } from "../validation";
@@ -20,7 +21,7 @@ function probeSweepJson(sweep: ProbeSweepRecord) {
 
 /** GET /v1/probe-sweeps: the probe log, as /v1/crawls is the crawl log. */
 export function probeSweepsRouter(pool: ReadPool): Router {
-  const router = Router();
+  const router = apiRouter();
   router
     .route("/v1/probe-sweeps")
     .get(async (req, res) => {

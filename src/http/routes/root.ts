@@ -1,12 +1,13 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { methodNotAllowed, sendCacheable } from "../responses";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import { ROOT_LINKS } from "../schemas/operations";
 import { parseInput } from "../validation";
 
 /** GET /: links to the docs, the OpenAPI document and the main lists, rather than a 404. */
 export function rootRouter(): Router {
-  const router = Router();
+  const router = apiRouter();
   router
     .route("/")
     .get((req, res) => {

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
 import { getServiceDetail } from "../../catalogue/service-details";
@@ -7,6 +7,7 @@ import type { CatalogueSearch, ServiceFilters } from "../../search/catalogue-sea
 import { emptyAnswerHint, sendListing } from "../catalogue-listing";
 import { HttpError } from "../errors";
 import { methodNotAllowed, sendCacheable } from "../responses";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import {
   historyQuery,
@@ -51,7 +52,7 @@ export function notFound(id: string): HttpError {
 }
 
 export function servicesRouter(pool: ReadPool, search: CatalogueSearch): Router {
-  const router = Router();
+  const router = apiRouter();
 
   router
     .route("/v1/services")

@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import type { Router } from "express";
 import { listPlans, planJson } from "../../billing/plans";
 import {
   BillingRefusal,
@@ -14,7 +14,9 @@ import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";
 import { inTransaction, type Transaction } from "../../db/transaction";
 import { HttpError } from "../errors";
+import { jsonBody } from "../json-body";
 import { requestOwner } from "../request-guard";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import {
   cancelSubscriptionBody,
@@ -41,8 +43,8 @@ async function billingChange<T>(db: Database, work: (tx: Transaction) => Promise
 
 /** Plans (public) and the merchant subscriptions and invoices of the calling key's organisation and environment. */
 export function subscriptionsRouter(db: Database, pool: ReadPool, settings: BillingSettings): Router {
-  const router = Router();
-  const json = express.json({ limit: "16kb" });
+  const router = apiRouter();
+  const json = jsonBody();
 
   router.get("/v1/plans", async (req, res) => {
     parseInput(noQuery, req.query, "query");

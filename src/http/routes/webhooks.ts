@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import type { Router } from "express";
 import type { Database } from "../../db/prisma-client";
 import { inTransaction } from "../../db/transaction";
 import { emitEvents } from "../../events/emit";
@@ -19,7 +19,9 @@ import {
   updateWebhookEndpoint,
 } from "../../webhooks/webhook-endpoints";
 import { HttpError } from "../errors";
+import { jsonBody } from "../json-body";
 import { requestOwner } from "../request-guard";
+import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import {
   createWebhookEndpointBody,
@@ -64,8 +66,8 @@ function notFound(id: string): HttpError {
 /** The webhook endpoints of the calling key's organisation and environment (scope webhooks:write). */
 export function webhooksRouter(deps: WebhookRouteDeps): Router {
   const { db, secretKeys } = deps;
-  const router = Router();
-  const json = express.json({ limit: "16kb" });
+  const router = apiRouter();
+  const json = jsonBody();
   const now = deps.now ?? (() => new Date());
   const policy = new AddressPolicy(deps.allowedNetworks);
   /** The URL's normal form, or a 400 saying why it is refused (the details go to the debug log). */

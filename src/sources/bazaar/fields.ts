@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { withoutControls } from "../../normalise/text";
 import { CountSchema, TagsSchema, TextSchema } from "./schema";
 
 /** Field readers for feed items: a value of the wrong type is ignored with a warning. */
@@ -43,12 +44,13 @@ export function firstCount(candidates: [string, unknown][], warnings: string[]):
   return null;
 }
 
-/** Union of all tag lists, lower-cased and deduplicated; non-string tags are dropped. */
+/** Union of all tag lists, without control characters, lower-cased and deduplicated; non-string tags are dropped. */
 export function mergeTags(lists: unknown[], warnings: string[]): string[] {
   const tags = new Set<string>();
   for (const list of lists) {
     for (const tag of read(TagsSchema, list, "tags", warnings) ?? []) {
-      if (typeof tag === "string" && tag.trim() !== "") tags.add(tag.trim().toLowerCase());
+      const text = typeof tag === "string" ? withoutControls(tag).trim() : "";
+      if (text !== "") tags.add(text.toLowerCase());
     }
   }
   return [...tags];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withoutControls } from "../../normalise/text";
 
 /**
  * Zod schemas for the discovery feed. They are deliberately loose (unknown keys kept, most
@@ -68,5 +69,6 @@ export const FeedItemSchema = z.looseObject({
 });
 export type FeedItem = z.infer<typeof FeedItemSchema>;
 
-export const TextSchema = z.string().trim().min(1);
+/** Text as the catalogue stores it: without control characters (normalise/text.ts), trimmed, not empty. */
+export const TextSchema = z.string().transform(withoutControls).pipe(z.string().trim().min(1));
 export const TagsSchema = z.array(z.unknown());

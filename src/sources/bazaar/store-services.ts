@@ -37,9 +37,8 @@ export async function storeFeedServices(
       markUnchanged(session, known);
       continue;
     }
-    if (known) session.counts.servicesUpdated += 1;
-    else session.counts.servicesNew += 1;
     // Recorded only when the service is written: an unchanged one would repeat them every hour.
+    // The batcher counts it as new or updated once it is stored.
     recordWarnings(session, feedService);
     await batcher.add({
       detailUrl: feedService.detailUrl,

@@ -1,3 +1,4 @@
+import { withoutControls } from "../../normalise/text";
 import { readCallDescription } from "../../payments/call-description";
 import { normaliseAccepts } from "../../payments/normalise";
 import { dig, isRecord, type Json } from "../bazaar/fields";
@@ -50,8 +51,9 @@ const FLAT_PAYMENT_FIELDS = [
 /** A map key such as "POST /v1/run": the method may come first. */
 const METHOD_KEY = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\s+(\S+)$/i;
 
+/** Text without control characters (normalise/text.ts), trimmed; null when none is left. */
 const text = (value: unknown): string | null =>
-  typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+  typeof value === "string" ? withoutControls(value).trim() || null : null;
 
 const clip = (value: unknown): string => (JSON.stringify(value) ?? String(value)).slice(0, 120);
 

@@ -66,4 +66,30 @@ describe("HTTP edges of the real server", () => {
       links: { docs: "/docs", openapi: "/openapi.json", services: "/v1/services" },
     });
   });
+  it("when a client drips its headers past the headers timeout, then the server answers 408 and closes the connection", async () => {
+    const strict = await listen(api.app, 0, "127.0.0.1", { headersMs: 1_000, requestMs: 2_000 });
+    const socket = net.connect(strict.port, "127.0.0.1");
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    const closed = new Promise<boolean>((resolve) => socket.on("close", () => resolve(true)));
+    socket.write("GET /v1/services HTTP/1.1\r\nHost: x\r\n");
+    // One header line every 200 ms for up to 20 s: far past the timeout, never finishing the headers.
+    let drips = 0;
+    const drip = setInterval(() => {
+      if (socket.writable && drips < 100) socket.write(`X-Drip-${drips++}: 1\r\n`);
+    }, 200);
+    const outcome = await Promise.race([
+      closed,
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000)),
+    ]);
+    clearInterval(drip);
+    socket.destroy();
+    await strict.close();
+    expect(outcome).toBe(true);
+    expect(drips).toBeLessThan(100);
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
+    expect(JSON.parse(answer.split("\r\n\r\n")[1] ?? "")).toMatchObject({ statusCode: 408 });
+  });
 });

@@ -260,4 +260,34 @@ describe("crawling a Bazaar discovery feed", () => {
     expect(outcome).toMatchObject({ status: "failed", counts: { servicesDelisted: 0 } });
     expect(await database.db.service.count({ where: { status: "listed" } })).toBe(4);
   });
+  it("when an item's text holds control characters, then they are removed and the service is stored and counted", async () => {
+    feed.items = [
+      v2Item("https://nul.example/q", {
+        serviceName: "Nul\u0000 Quotes\u0007",
+        description: "Quotes\u0000\tdaily",
+        tags: ["fin\u0000ance"],
+      }),
+    ];
+    const outcome = await crawl();
+    expect(outcome.counts).toMatchObject({ servicesNew: 1 });
+    const stored = await service("https://nul.example");
+    expect(stored).toMatchObject({ name: "Nul Quotes", description: "Quotes\tdaily" });
+    expect(stored.tags.map((tag) => tag.tag)).toEqual(["finance"]);
+  });
+
+  it("when a service cannot be stored, then the run records the error and does not count it as new", async () => {
+    const unstorable = v2Item("https://bad.example/q");
+    (unstorable.metadata as Record<string, unknown>).input = {
+      type: "http",
+      method: "GET",
+      queryParams: { q: { type: "string", description: "text\u0000" } },
+    };
+    feed.items = [v2Item("https://good.example/q"), unstorable];
+    const outcome = await crawl();
+    const errors = await database.db.crawlError.findMany({
+      where: { crawlRunId: outcome.runId, kind: "store" },
+    });
+    expect(errors.map((error) => error.url)).toEqual(["https://bad.example"]);
+    expect(outcome.counts).toMatchObject({ servicesNew: 1 });
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withoutControls } from "../../../src/normalise/text";
 import {
   absoluteUrl,
   collapseWhitespace,
@@ -228,5 +229,20 @@ describe("parseDomain", () => {
 
   it.each(["", "—", null, undefined])("when the text is %j, then the domain is missing", (input) => {
     expect(parseDomain(input)).toEqual({ kind: "missing" });
+  });
+});
+
+describe("control characters in crawled text", () => {
+  it.each([
+    ["a NUL inside a name", "Quote\u0000 API", "Quote API"],
+    ["a bell and an escape", "\u0007Quote\u001b API", "Quote API"],
+    ["a vertical tab between words", "Quote\u000bAPI", "Quote API"],
+    ["only controls", "\u0000\u0001", null],
+  ])("when collapsed text holds %s, then it is removed", (_, text, expected) => {
+    expect(collapseWhitespace(text)).toBe(expected);
+  });
+
+  it("when text keeps its lines, then tabs and line breaks stay and the other controls go", () => {
+    expect(withoutControls("a\u0000\tb\r\nc\u001f")).toBe("a\tb\r\nc");
   });
 });

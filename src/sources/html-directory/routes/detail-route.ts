@@ -66,8 +66,7 @@ export function detailRoute({ db, session, settings, batcher, extraction }: Rout
       session.rememberPage(page);
       return;
     }
-    if (known) session.counts.servicesUpdated += 1;
-    else session.counts.servicesNew += 1;
+    // Counted as new or updated by the batcher, once stored.
     await batcher.add({
       detailUrl,
       service: { ...service, name },

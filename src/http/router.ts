@@ -1,0 +1,20 @@
+import { type Express, Router } from "express";
+
+/**
+ * One canonical form of every path: routes match case-sensitively and strictly (no trailing
+ * slash), so `/V1/api-keys` or `/v1/api-keys/` reach no route. The request guard decides on the
+ * path as written; a path it reads as public can therefore never reach a protected route.
+ * Percent-encoded letters (`/v1/%61pi-keys`) match no literal segment either: Express matches
+ * the path undecoded and decodes only parameters.
+ */
+const ROUTING = { caseSensitive: true, strict: true } as const;
+
+/** Every router of the API is made here, with the app's routing options. */
+export function apiRouter(): Router {
+  return Router(ROUTING);
+}
+
+export function useCanonicalRouting(app: Express): void {
+  app.set("case sensitive routing", ROUTING.caseSensitive);
+  app.set("strict routing", ROUTING.strict);
+}
