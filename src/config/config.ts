@@ -91,6 +91,16 @@ export const settings = {
   },
   HOST: { schema: z.string().min(1).default("0.0.0.0"), description: "Interface the HTTP API listens on." },
   PORT: { schema: port.default(3000), description: "Port of the HTTP API." },
+  METRICS_ENABLED: {
+    schema: booleanFlag.default(true),
+    description:
+      "Whether npm start and npm run worker serve Prometheus metrics at GET /metrics (request rates and latencies, crawls, probes, webhooks, settlement lag, catalogue reloads, event-loop lag, database pools).",
+  },
+  METRICS_PORT: {
+    schema: port.optional(),
+    description:
+      "A port of its own for GET /metrics (on HOST), so the metrics need not be public; the API's port then does not serve them. Unset: the API's port serves them and a worker serves none.",
+  },
   API_CACHE_TTL_SECONDS: {
     schema: z.coerce
       .number({ error: "must be a number" })
