@@ -6,6 +6,10 @@ import { errorBody } from "./errors";
 
 const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
+/** Liveness and readiness, as load balancers, Docker and Kubernetes probe them (deploy/). */
+export const LIVENESS_PATH = "/healthz";
+export const READINESS_PATH = "/readyz";
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -56,7 +60,7 @@ export class CatalogueReadiness {
  */
 export function healthRouter(db: Database, search: PreloadingSearch, readiness: CatalogueReadiness): Router {
   const router = Router();
-  router.get("/readyz", async (_req, res) => {
+  router.get(READINESS_PATH, async (_req, res) => {
     res.set("Cache-Control", "no-store");
     try {
       await withTimeout(db.$queryRaw`SELECT 1`, DATABASE_CHECK_TIMEOUT_MS);
@@ -70,7 +74,7 @@ export function healthRouter(db: Database, search: PreloadingSearch, readiness: 
     }
     res.json({ status: "ready" });
   });
-  router.get("/healthz", async (_req, res) => {
+  router.get(LIVENESS_PATH, async (_req, res) => {
     res.set("Cache-Control", "no-store");
     try {
       const latest = await withTimeout(

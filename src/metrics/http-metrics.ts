@@ -22,10 +22,13 @@ export function countRequests(metrics: ProductMetrics): RequestHandler {
   };
 }
 
+/** Where Prometheus scrapes (deploy/ names it too). */
+export const METRICS_PATH = "/metrics";
+
 /** GET /metrics: the exposition in Prometheus's text format, never cached. */
 export function metricsRouter(metrics: ProductMetrics): Router {
   const router = Router();
-  router.get("/metrics", async (_req, res) => {
+  router.get(METRICS_PATH, async (_req, res) => {
     const { contentType, text } = await metrics.exposition();
     res.set("Cache-Control", "no-store").type(contentType).send(text);
   });
