@@ -9,6 +9,23 @@ export interface LogLine {
   [key: string]: unknown;
 }
 
+/**
+ * The product on its own embedded Postgres in `dataDir`, on free ports of 127.0.0.1, with JSON
+ * logs, no crawls and no probes: what tests of its processes start it with (plus `extra`).
+ */
+export function productEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    CATALOGUE_DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    EMBEDDED_POSTGRES_PORT: "0",
+    LOG_LEVEL: "info",
+    SOURCES: "none",
+    PROBE_ENABLED: "false",
+    ...extra,
+  };
+}
+
 export interface StartedProcess {
   child: ChildProcess;
   lines: LogLine[];

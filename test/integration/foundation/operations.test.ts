@@ -8,6 +8,7 @@ import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
 import { preparedDataDir } from "../../support/prepared-data-dir";
 import {
+  productEnv,
   type StartedProcess,
   startBuiltEntryPoint,
   startEntryPoint,
@@ -15,18 +16,6 @@ import {
 } from "../../support/processes";
 
 const EMBEDDED_PASSWORD = "catalogue-embedded";
-
-function productEnv(dataDir: string): Record<string, string> {
-  return {
-    CATALOGUE_DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    EMBEDDED_POSTGRES_PORT: "0",
-    LOG_LEVEL: "info",
-    SOURCES: "none",
-    PROBE_ENABLED: "false",
-  };
-}
 
 async function listeningPort(proc: StartedProcess): Promise<number> {
   const line = await proc.waitForLog((l) => typeof l.msg === "string" && l.msg.includes("listening on"));

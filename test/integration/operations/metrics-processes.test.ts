@@ -2,20 +2,7 @@ import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { sampleValue, scrape } from "../../support/metrics";
 import { preparedDataDir } from "../../support/prepared-data-dir";
-import { type StartedProcess, startEntryPoint } from "../../support/processes";
-
-function productEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    CATALOGUE_DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    EMBEDDED_POSTGRES_PORT: "0",
-    LOG_LEVEL: "info",
-    SOURCES: "none",
-    PROBE_ENABLED: "false",
-    ...extra,
-  };
-}
+import { productEnv, type StartedProcess, startEntryPoint } from "../../support/processes";
 
 async function portLogged(proc: StartedProcess, message: string): Promise<number> {
   const line = await proc.waitForLog((l) => typeof l.msg === "string" && l.msg.includes(message));
