@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { inject } from "vitest";
@@ -24,6 +25,20 @@ export function productEnv(dataDir: string, extra: Record<string, string> = {}):
     PROBE_ENABLED: "false",
     ...extra,
   };
+}
+
+/**
+ * What a test file starts: processes (killed if still running) and data directories (removed),
+ * both by `cleanUp`, the file's afterAll.
+ */
+export class TestLeftovers {
+  readonly processes: StartedProcess[] = [];
+  readonly dirs: string[] = [];
+
+  async cleanUp(): Promise<void> {
+    for (const proc of this.processes) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
+    await Promise.all(this.dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  }
 }
 
 export interface StartedProcess {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import {
   startBuiltEntryPoint,
   startEntryPoint,
   startNpmScript,
+  TestLeftovers,
 } from "../../support/processes";
 
 const EMBEDDED_PASSWORD = "catalogue-embedded";
@@ -38,12 +39,9 @@ async function exitWithin10s(proc: StartedProcess): Promise<number | null | "sti
 }
 
 describe("operations: processes and the embedded database", () => {
-  const dirs: string[] = [];
-  const started: StartedProcess[] = [];
-  afterAll(async () => {
-    for (const proc of started) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const leftovers = new TestLeftovers();
+  const { dirs, processes: started } = leftovers;
+  afterAll(() => leftovers.cleanUp());
   async function dataDir(): Promise<string> {
     const dir = await mkdtemp(path.join(tmpdir(), "catalogue-ops-"));
     dirs.push(dir);

@@ -1,8 +1,7 @@
-import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { sampleValue, scrape } from "../../support/metrics";
 import { preparedDataDir } from "../../support/prepared-data-dir";
-import { productEnv, type StartedProcess, startEntryPoint } from "../../support/processes";
+import { productEnv, type StartedProcess, startEntryPoint, TestLeftovers } from "../../support/processes";
 
 async function portLogged(proc: StartedProcess, message: string): Promise<number> {
   const line = await proc.waitForLog((l) => typeof l.msg === "string" && l.msg.includes(message));
@@ -15,20 +14,16 @@ async function stop(proc: StartedProcess): Promise<void> {
 }
 
 describe("which process serves its metrics where", () => {
-  const dirs: string[] = [];
-  const started: StartedProcess[] = [];
-  afterAll(async () => {
-    for (const proc of started) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const leftovers = new TestLeftovers();
+  afterAll(() => leftovers.cleanUp());
   async function dataDir(): Promise<string> {
     const dir = await preparedDataDir("catalogue-metrics-");
-    dirs.push(dir);
+    leftovers.dirs.push(dir);
     return dir;
   }
   function start(script: string, env: Record<string, string>): StartedProcess {
     const proc = startEntryPoint(script, [], env);
-    started.push(proc);
+    leftovers.processes.push(proc);
     return proc;
   }
 
