@@ -1,7 +1,14 @@
 import type { PrometheusFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/config/config";
+import { inTransaction } from "../../../src/db/transaction";
+import { emitEvents } from "../../../src/events/emit";
 import { metrics } from "../../../src/metrics/metrics";
 import { exposeMetrics, type MetricsExposure } from "../../../src/metrics/serve-metrics";
+import { AddressPolicy } from "../../../src/probe/ssrf-guard";
+import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
+import { deliver } from "../../../src/webhooks/delivery-worker";
+import { webhookSettingsFromConfig } from "../../../src/webhooks/settings";
 import { dlMarkup, SERVICES } from "../../fixtures/directories";
 import { bearer, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { seedServices } from "../../support/catalogue";
@@ -11,6 +18,7 @@ import { serveFixtureDirectory } from "../../support/fixture-directory-site";
 import { testLogger } from "../../support/logger";
 import { labelValues, observations, sampleValue, scrape } from "../../support/metrics";
 import { probeNow } from "../../support/probe";
+import { startWebhookReceiver } from "../../support/webhook-receiver";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
 
@@ -37,6 +45,7 @@ const PRODUCT_FAMILIES: Record<string, PrometheusFamily["type"]> = {
   x402_nodejs_eventloop_lag_p99_seconds: "GAUGE",
 };
 
+const LOOPBACK = ["127.0.0.0/8"];
 const PAGE_SIZE = 4;
 const CRAWLED = SERVICES.slice(0, 6);
 
@@ -46,10 +55,14 @@ describe("GET /metrics", () => {
   let exposure: MetricsExposure;
   let site: Awaited<ReturnType<typeof serveFixtureDirectory>>;
   const origin = new X402Fixture();
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    api = await startReplica(database, { metrics: { serve: true } });
+    api = await startReplica(database, {
+      metrics: { serve: true },
+      webhooks: { allowedNetworks: LOOPBACK },
+    });
     exposure = await exposeMetrics(
       { enabled: true, port: undefined, host: "127.0.0.1" },
       { api: api.pool },
@@ -59,12 +72,14 @@ describe("GET /metrics", () => {
     site = await serveFixtureDirectory(dlMarkup, CRAWLED, PAGE_SIZE);
     await origin.start();
     origin.set("/paid", { status: 402, body: v1ChallengeBody() });
+    receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     await exposure.close();
     await api.close();
     await site.stop();
     await origin.stop();
+    await receiver.close();
     await database.drop();
   });
 
@@ -137,6 +152,52 @@ describe("GET /metrics", () => {
     expect(
       observations(after, "x402_probe_latency_seconds", challenge) -
         observations(before, "x402_probe_latency_seconds", challenge),
+    ).toBe(1);
+  });
+
+  it("when a webhook fails once and is then delivered, then both attempts and the delivery's lag are counted", async () => {
+    const { key } = await issueKey(database.db, "org-metrics-webhooks", "live", ["webhooks:write"]);
+    const created = await fetch(`${api.url}/v1/webhook-endpoints`, {
+      method: "POST",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      body: JSON.stringify({ url: `${receiver.url}/hook?token=sekret`, enabled_events: ["*"] }),
+    });
+    expect(created.status).toBe(201);
+    const settings = {
+      ...webhookSettingsFromConfig(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: LOOPBACK.join(",") })),
+      firstRetryDelayMs: 0,
+      maxRetryDelayMs: 0,
+    };
+    const deliverDue = async () => {
+      for (const due of await claimDueDeliveries(database.db, 10, 60_000))
+        await deliver({ db: database.db, settings, logger: testLogger }, new AddressPolicy(LOOPBACK), due);
+    };
+    const id = "00000000-0000-4000-8000-0000000000aa";
+    const before = await scrape(api.url);
+    await inTransaction(database.db, (tx) =>
+      emitEvents(tx, [
+        {
+          type: "service.listed",
+          serviceId: id,
+          data: { service: { id, name: "Hooked", source: "directory", detail_url: "https://dir.example/h" } },
+        },
+      ]),
+    );
+    receiver.statuses.push(500);
+    await deliverDue();
+    await deliverDue();
+    expect(receiver.received.map((request) => request.path)).toEqual([
+      "/hook?token=sekret",
+      "/hook?token=sekret",
+    ]);
+    const after = await scrape(api.url);
+    const moved = (outcome: string) =>
+      sampleValue(after, "x402_webhook_attempts_total", { outcome }) -
+      sampleValue(before, "x402_webhook_attempts_total", { outcome });
+    expect([moved("retrying"), moved("delivered"), moved("failed")]).toEqual([1, 1, 0]);
+    expect(
+      observations(after, "x402_webhook_delivery_lag_seconds") -
+        observations(before, "x402_webhook_delivery_lag_seconds"),
     ).toBe(1);
   });
 
