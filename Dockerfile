@@ -30,7 +30,8 @@ RUN npm ci --omit=dev --no-audit --no-fund \
 FROM node:20-bookworm-slim AS runtime
 # glibc malloc: two arenas, and blocks from 128 KB up always mapped (returned to the system when
 # freed): the API's catalogue reload allocates and frees large typed arrays, and with the defaults
-# freed memory stayed in the process (reload peak at 100,000 services ~100 MB lower; README, Scaling).
+# freed memory stays in the process (reload peak at 100,000 services ~100 MB lower with these;
+# docs/operations.md, Docker).
 ENV NODE_ENV=production \
     PORT=3000 \
     CATALOGUE_DATA_DIR=/data \

@@ -84,7 +84,7 @@ export function scenarios(serviceIds: string[]): Array<{ query: string; paths: s
     },
     {
       // Words the catalogue does not know, one or two edits from known ones: read as typed (no
-      // match), then again word by word with the nearest known words (README, "how q is read").
+      // match), then again word by word with the nearest known words (docs/api.md, "how q is read").
       query: "typo'd text search",
       paths: ["wether forcast", "stock prise", "transalte text", "crypto walet", "flihgt hotel"].map(
         (text) => `/v1/services?q=${q(text)}`,

@@ -1,4 +1,4 @@
-// Scale benchmark of the API's in-memory catalogue (issue 21): for a generated catalogue of N
+// Scale benchmark of the API's in-memory catalogue: for a generated catalogue of N
 // services × 5 endpoints, what one API process holds and what a reload costs it.
 // Each size runs in its own child process (a fresh heap, RSS of that size alone), as `npm start`
 // would hold it: the catalogue loaded once, then reloaded beside itself as after a crawl.

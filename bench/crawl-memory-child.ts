@@ -27,7 +27,7 @@ const sampler = setInterval(() => {
     console.error(`heap snapshot: ${writeHeapSnapshot()}`);
   }
 }, 200);
-// Diagnostics (issue 21): BENCH_MEMORY_TRACE_MS=5000 prints the process's memory to stderr at that
+// Diagnostics: BENCH_MEMORY_TRACE_MS=5000 prints the process's memory to stderr at that
 // interval; with NODE_OPTIONS=--expose-gc the heap is collected first, so heapUsed is what is live.
 const traceMs = Number(process.env.BENCH_MEMORY_TRACE_MS ?? 0);
 let snapshotAtSeconds = Number(process.env.BENCH_HEAP_SNAPSHOT_AT_S ?? 0);

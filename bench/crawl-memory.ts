@@ -1,4 +1,4 @@
-// Crawl memory (issue 21): peak resident memory of the crawl process at catalogue scale. A
+// Crawl memory: peak resident memory of the crawl process at catalogue scale. A
 // generated directory (dl markup, 50 services a listing page) on 127.0.0.1 in its own process,
 // an embedded Postgres, and each crawl in a fresh process of its own (as `npm run crawl` runs),
 // which reports its peak RSS (getrusage maxrss: threads and native memory included).

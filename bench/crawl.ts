@@ -1,4 +1,4 @@
-// Crawl benchmark (issue 3): a generated 10,000-service directory on 127.0.0.1; a bare Crawlee
+// Crawl benchmark: a generated 10,000-service directory on 127.0.0.1; a bare Crawlee
 // fetch-and-parse of the same pages (the limit), our full crawl, and our unchanged re-crawl.
 // Standalone: `node --import tsx bench/crawl.ts [services] [concurrency]`.
 import { CheerioCrawler, Configuration } from "@crawlee/cheerio";

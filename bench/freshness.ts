@@ -1,4 +1,4 @@
-// Freshness benchmark (issue 16 §4): how soon a running API (`npm start`'s entry, in its own
+// Freshness benchmark: how soon a running API (`npm start`'s entry, in its own
 // process) answers from a changed catalogue, and what a probe sweep costs it.
 //  1. A synthetic directory of N services is crawled by `npm run crawl`'s entry; one service is
 //     renamed on the directory, the crawl runs again, and we time from the crawl process's exit to

@@ -1,4 +1,4 @@
-// The audit of unused indexes (#16): run the tests and benchmarks with INDEX_USAGE_LOG set, then
+// The audit of unused indexes: run the tests and benchmarks with INDEX_USAGE_LOG set, then
 // `node --import tsx bench/index-usage.ts <that file>` lists every index and how often queries
 // used it, summed over every database the run created. An index no query used, which enforces no
 // constraint, only costs every write that maintains it.

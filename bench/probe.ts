@@ -1,4 +1,4 @@
-// Probe benchmark (issue 5): x402 fixture endpoints on several loopback hosts in their own
+// Probe benchmark: x402 fixture endpoints on several loopback hosts in their own
 // process; the real path (sweep → pg-boss queue in an embedded Postgres → worker slots → unpaid
 // request → challenge parse → recorded probe) at the default politeness settings and at full
 // speed, next to bare probes without queue or database (the limit).

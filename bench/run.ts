@@ -24,7 +24,7 @@ sections.push(await runFreshnessBenchmark());
 console.log(sections.at(-1));
 sections.push(await runCatalogueMemoryBenchmark());
 console.log(sections.at(-1));
-// 100,000 services only standalone (`node --import tsx bench/scale.ts`): see the README.
+// 100,000 services only standalone (`node --import tsx bench/scale.ts`): see docs/benchmarks.md.
 sections.push(await runScaleBenchmark([10_000, 30_000]));
 console.log(sections.at(-1));
 

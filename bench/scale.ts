@@ -1,4 +1,4 @@
-// Scale benchmark of one API replica (issue 21): for generated catalogues of N services × 5
+// Scale benchmark of one API replica: for generated catalogues of N services × 5
 // endpoints, the product's own process as an operator runs a pure API replica (the build's
 // dist/main.js, as the Dockerfile runs it; an external DATABASE_URL, no crawl schedule, no probes,
 // no webhook delivery) on the heap Node gives a 2 GB machine. Per size: time from start to the

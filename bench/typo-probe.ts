@@ -1,5 +1,5 @@
 // How long the typo fallback's correction of misspelt words takes in Postgres (readWords) for a
-// generated catalogue of N services, with and without the vocabulary's length index (issue 21).
+// generated catalogue of N services, with and without the vocabulary's length index.
 // Standalone: `node --import tsx bench/typo-probe.ts [services]` (default 100000).
 import { refreshAllSearch } from "../src/catalogue/search-documents";
 import { readWords } from "../src/catalogue/text-search";

@@ -6,15 +6,19 @@ import { booleanFlag, cronExpression, jsonSetting, siteOverridesSchema } from ".
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
- * description (the README's configuration table mirrors this list). A bad value stops the process
- * with a message naming the variable and what is allowed.
+ * description; `npm run docs` renders them into docs/configuration.md (settings-doc.ts). A bad
+ * value stops the process with a message naming the variable and what is allowed.
  */
 
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
-const postgresUrl = z.url({
-  protocol: /^postgres(ql)?$/,
-  error: "must be a postgres:// or postgresql:// URL",
-});
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+  .meta({ allowed: "an http(s) URL" });
+const postgresUrl = z
+  .url({
+    protocol: /^postgres(ql)?$/,
+    error: "must be a postgres:// or postgresql:// URL",
+  })
+  .meta({ allowed: "a postgres:// or postgresql:// URL, e.g. postgresql://user:pass@host:5432/db" });
 
 const port = z.coerce
   .number({ error: "must be a number" })
@@ -53,6 +57,10 @@ const trustProxySetting = z
         "must be false, a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal",
     });
     return z.NEVER;
+  })
+  .meta({
+    allowed:
+      "false, a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal (true is refused)",
   });
 
 /** A comma-separated list of CIDR ranges (empty: none). */
@@ -72,7 +80,8 @@ function cidrList() {
           error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
         }),
       ),
-    );
+    )
+    .meta({ allowed: "comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128" });
 }
 
 export const settings = {
@@ -113,7 +122,8 @@ export const settings = {
   },
   API_CACHE_MAX_ENTRIES: {
     schema: positiveInt(100_000).default(2_000),
-    description: "Most answers the API keeps in its cache (least recently used go first).",
+    description:
+      "Most answers the API keeps in its cache (least recently used go first); answers over 512 KB are not kept.",
   },
   API_INDEX_REFRESH_SECONDS: {
     schema: z.coerce
@@ -123,12 +133,12 @@ export const settings = {
       .max(3600, "must be between 0 and 3600")
       .default(60),
     description:
-      "How often the API checks whether the catalogue changed and reloads its in-memory index (0: before every request).",
+      "How often the API checks whether the catalogue changed and updates its in-memory index (0: before every request, waiting for the reload). Crawls and probe workers announce their writes (NOTIFY), which updates at once; this check catches edits by hand and missed announcements.",
   },
   CATALOGUE_IMAGES: {
     schema: booleanFlag.default(true),
     description:
-      "Start from the newest image of the in-memory catalogue stored in Postgres and store one after loads of catalogues of 20,000 endpoints or more (a few hundred MB at 100,000 services). false: always build it from the rows.",
+      "Start from the newest image of the in-memory catalogue stored in Postgres (table catalogue_images; an image older than 23 hours is not read) and store one after loads of catalogues of 20,000 endpoints or more (about 250 MB at 100,000 services). false: always build it from the rows.",
   },
   LOG_LEVEL: {
     schema: z
@@ -144,7 +154,9 @@ export const settings = {
       "Listing URL of an HTML directory to crawl on the schedule (and the default of `npm run crawl`).",
   },
   SOURCES: {
-    schema: sourcesSettingSchema.optional(),
+    schema: sourcesSettingSchema
+      .meta({ allowed: "a JSON array of sources (kind, url or origins), or none" })
+      .optional(),
     description:
       'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"},{"kind":"origin_manifest","origins":["https://…"]}] (origin_manifest: the /.well-known/x402 of every catalogue origin plus `origins`; at most one, best last), or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled.',
   },
@@ -158,7 +170,8 @@ export const settings = {
   },
   CRAWL_MAX_REQUESTS_PER_MINUTE: {
     schema: positiveInt(1_000_000).default(240),
-    description: "Request-rate ceiling of a crawl, per source.",
+    description:
+      "Request-rate ceiling of a crawl, per source (a discovery feed is walked one page at a time, this far apart).",
   },
   CRAWL_MAX_RETRIES: {
     schema: z.coerce
@@ -167,7 +180,8 @@ export const settings = {
       .min(0, "must be between 0 and 10")
       .max(10, "must be between 0 and 10")
       .default(3),
-    description: "Retries of a page after a 5xx, 429 or timeout, with exponential backoff.",
+    description:
+      "Retries of a page after a 5xx, 408, 429, timeout, refused connection or DNS failure, with exponential backoff and jitter (Retry-After honoured).",
   },
   CRAWL_REQUEST_TIMEOUT_SECONDS: {
     schema: positiveInt(600).default(30),
@@ -179,7 +193,8 @@ export const settings = {
   },
   CRAWL_MAX_LISTING_PAGES: {
     schema: positiveInt(1_000_000).default(2000),
-    description: "Most listing pages one crawl follows (a guard against pagination loops).",
+    description:
+      "Most listing (or feed) pages one crawl follows where the listing states no page count: a guard against pagination loops. A walk the guard stops is partial (exit code 3) and delists nothing.",
   },
   CRAWL_RUN_MINUTES: {
     schema: positiveInt(10_080).default(50),
@@ -202,7 +217,8 @@ export const settings = {
   },
   CRAWL_USER_AGENT: {
     schema: z.string().min(1).default("x402-catalogue/0.1 (x402 service catalogue crawler)"),
-    description: "User-Agent sent by the crawler.",
+    description:
+      "User-Agent sent by the crawler. Put your contact in it when you crawl other people's sites.",
   },
   SITE_OVERRIDES: {
     schema: jsonSetting(
@@ -210,7 +226,7 @@ export const settings = {
       '{"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}',
     ).optional(),
     description:
-      'JSON map of host to extra label wording, e.g. {"dir.example":{"labels":{"uptime30d":["Verfügbarkeit"]}}}.',
+      "JSON map of directory host to extra label wording per field, on top of the built-in meaning-based extraction. Fields: uptime30d, avgResponse30d, infoUpdated, volume30d, txCount30d, payerCount30d, category, tags, endpoints, name, domain, description.",
   },
   PROBE_ENABLED: {
     schema: booleanFlag.default(true),
@@ -242,7 +258,7 @@ export const settings = {
   PROBE_ALLOWED_NETWORKS: {
     schema: cidrList(),
     description:
-      "Private, loopback or other non-public ranges that probes may reach anyway (CIDR list). Cloud metadata addresses stay refused.",
+      "Private, loopback or other non-public ranges that probes and origin-manifest fetches may reach anyway (CIDR list). Cloud metadata addresses stay refused.",
   },
   PROBE_USER_AGENT: {
     schema: z.string().min(1).default("x402-catalogue/0.1 (x402 endpoint probe)"),
@@ -297,7 +313,7 @@ export const settings = {
   EVENT_RETENTION_DAYS: {
     schema: positiveInt(3650).default(30),
     description:
-      "Days events are kept for GET /v1/events (and their webhook deliveries); older ones are deleted hourly.",
+      "Days events are kept for GET /v1/events (and their webhook deliveries); each delivering process deletes older ones hourly.",
   },
   WEBHOOK_DELIVERY_ENABLED: {
     schema: booleanFlag.default(true),

@@ -17,23 +17,27 @@ export const booleanFlag = z
   .pipe(
     z.enum([...TRUE_WORDS, ...FALSE_WORDS], { error: "must be true or false (also 1/0, yes/no, on/off)" }),
   )
-  .transform((value) => TRUE_WORDS.includes(value));
+  .transform((value) => TRUE_WORDS.includes(value))
+  .meta({ allowed: "true or false (also 1/0, yes/no, on/off, in any case)" });
 
 const CRON_HELP = "must be a five-field cron expression such as '0 * * * *' (minute hour day month weekday)";
 
-/** Five fields, as documented: croner would also take seconds or years, which the README does not promise. */
-export const cronExpression = z.string().refine(
-  (value) => {
-    if (value.trim().split(/\s+/).length !== 5) return false;
-    try {
-      new Cron(value, { paused: true }).stop();
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: CRON_HELP },
-);
+/** Five fields, as documented: croner would also take seconds or years, which the docs do not promise. */
+export const cronExpression = z
+  .string()
+  .refine(
+    (value) => {
+      if (value.trim().split(/\s+/).length !== 5) return false;
+      try {
+        new Cron(value, { paused: true }).stop();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: CRON_HELP },
+  )
+  .meta({ allowed: "a five-field cron expression (minute hour day month weekday), in UTC" });
 
 /** A setting holding JSON: not-JSON is one problem, and the parsed value must match `schema`. */
 export function jsonSetting<T extends z.ZodType>(schema: T, example: string) {
@@ -48,7 +52,8 @@ export function jsonSetting<T extends z.ZodType>(schema: T, example: string) {
         return z.NEVER;
       }
     })
-    .pipe(schema);
+    .pipe(schema)
+    .meta({ allowed: `JSON such as ${example}` });
 }
 
 const LABEL_FIELDS = [

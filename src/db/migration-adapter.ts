@@ -6,7 +6,7 @@ import { poolConfigFromUrl } from "./connection-options";
 /**
  * The driver adapter handed to the Prisma CLI (prisma.config.ts) so `migrate deploy/status/diff`
  * run on the WASM schema engine, with no native engine download. It works around four verified
- * traps of @prisma/adapter-pg 6.19 used for migrations (see docs/offline-stack notes):
+ * traps of @prisma/adapter-pg 6.19 used for migrations:
  *  - catalog types `name`/`"char"` cannot be deserialised: report them as text;
  *  - migration scripts are split on every `;`: send each script whole, as the native engine does;
  *  - pools keep the CLI alive ~10 s after it is done: allow exit on idle;

@@ -1,7 +1,13 @@
-import type { openApiDocument } from "./document";
-
-type Document = ReturnType<typeof openApiDocument>;
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+import {
+  accessNote,
+  asSchema,
+  type Document,
+  exampleBody,
+  type Json,
+  type JsonSchema,
+  operationsOf,
+  requestBodySchema,
+} from "./operation-parts";
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -9,13 +15,16 @@ const escapeHtml = (text: string) =>
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   );
 
-/** A short human reading of a parameter's JSON Schema: type, allowed values, bounds, default. */
-function schemaSummary(schema: { [key: string]: Json } | undefined): string {
+/**
+ * A short human reading of a JSON Schema: type, allowed values, bounds, default. A query
+ * parameter's array is "repeatable"; a field's is a "list of".
+ */
+function schemaSummary(schema: { [key: string]: Json } | undefined, arrayWord = "repeatable"): string {
   if (!schema) return "";
   const parts: string[] = [];
   const type = schema.type ?? (Array.isArray(schema.anyOf) ? "string" : "");
   if (type === "array" && typeof schema.items === "object" && schema.items && !Array.isArray(schema.items)) {
-    parts.push(`repeatable ${String(schema.items.type ?? "")}`);
+    parts.push(`${arrayWord} ${String(schema.items.type ?? "")}`);
   } else if (type) parts.push(String(type));
   if (typeof schema.format === "string") parts.push(schema.format);
   if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.join(", ")}`);
@@ -25,22 +34,6 @@ function schemaSummary(schema: { [key: string]: Json } | undefined): string {
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
   return parts.join(", ");
 }
-
-/** Who may call an operation, from its security requirements (accounts-operations.ts). */
-function accessNote(security: Array<Record<string, string[]>> | undefined): string {
-  const keyed = security?.find((requirement) => Object.keys(requirement).length > 0);
-  const scopes = keyed ? Object.values(keyed).flat() : [];
-  const scope = scopes.length > 0 ? ` with the scope ${scopes.join(", ")}` : "";
-  if (!keyed) return "";
-  return security?.some((requirement) => Object.keys(requirement).length === 0)
-    ? `Public; a key sent must be valid${scope}.`
-    : `Needs an API key${scope}.`;
-}
-
-type JsonSchema = { [key: string]: Json };
-
-const asSchema = (value: Json | undefined): JsonSchema | undefined =>
-  value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
 
 /** A property's own schema without its `null` branch, and whether it may be null. */
 function unwrapNullable(schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
@@ -62,7 +55,7 @@ function typeText(schema: JsonSchema, nullable: boolean): string {
     ? `<a href="#schema-${ref}">${ref}</a>`
     : itemRef
       ? `list of <a href="#schema-${itemRef}">${itemRef}</a>`
-      : escapeHtml(schemaSummary(schema));
+      : escapeHtml(schemaSummary(schema, "list of"));
   return nullable ? `${base}, or null` : base;
 }
 
@@ -98,19 +91,37 @@ ${rows.length > 0 ? `<table><tr><th>Field</th><th>Type</th><th>Meaning</th></tr>
   });
 }
 
+/** An operation's request body: its fields with their meaning and an example to send. */
+function bodySection(document: Document, entry: Parameters<typeof exampleBody>[1]): string {
+  const schema = requestBodySchema(document, entry);
+  if (!schema) return "";
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const rows = fieldRows(schema, "", []).map((row) => {
+    const name = /<code>([^<]*)<\/code>/.exec(row)?.[1] ?? "";
+    return required.has(name) ? row.replace("</code></td>", "</code> (required)</td>") : row;
+  });
+  return `<h3>Request body (JSON)</h3>
+${typeof schema.description === "string" ? `<p>${escapeHtml(schema.description)}</p>` : ""}
+<table><tr><th>Field</th><th>Type</th><th>Meaning</th></tr>${rows.join("")}</table>
+<pre><code>${escapeHtml(exampleBody(document, entry) ?? "")}</code></pre>`;
+}
+
+const anchor = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, "-");
+
 /**
  * GET /docs: the OpenAPI document rendered as one self-contained page (no script, no CDN: the
- * machines it runs on may be offline). /openapi.json stays the source for tools.
+ * machines it runs on may be offline), with a table of contents first. /openapi.json stays the
+ * source for tools.
  */
 export function renderDocsPage(document: Document): string {
   const sections: string[] = [];
-  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    (["get", "post", "delete"] as const).flatMap((method) => {
-      const operation = item[method];
-      return operation ? [{ path, method, operation }] : [];
-    }),
-  );
-  for (const { path, method, operation } of operations) {
+  const contents: string[] = [];
+  for (const entry of operationsOf(document)) {
+    const { path, method, operation } = entry;
+    const id = `op-${anchor(operation.operationId ?? `${method}-${path}`)}`;
+    contents.push(
+      `<li><a href="#${id}"><span class="verb">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></a> ${escapeHtml(operation.summary ?? "")}</li>`,
+    );
     const rows = (operation.parameters ?? []).map((parameter) => {
       if (!("name" in parameter)) return "";
       const schema = parameter.schema as { [key: string]: Json } | undefined;
@@ -122,14 +133,16 @@ export function renderDocsPage(document: Document): string {
           `<li><b>${code}</b> ${escapeHtml((response as { description?: string }).description ?? "")}</li>`,
       )
       .join("");
-    sections.push(`<section>
+    sections.push(`<section id="${id}">
 <h2><span class="verb">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h2>
 <p><b>${escapeHtml(operation.summary ?? "")}</b>${operation.description ? ` ${escapeHtml(operation.description)}` : ""}</p>
 <p>${escapeHtml(accessNote(operation.security))}</p>
 ${rows.length > 0 ? `<table><tr><th>Parameter</th><th>In</th><th>Schema</th><th>Meaning</th></tr>${rows.join("")}</table>` : ""}
+${bodySection(document, entry)}
 <ul>${responses}</ul>
 </section>`);
   }
+  const schemaNames = Object.keys(document.components?.schemas ?? {});
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(document.info.title)}</title>
@@ -142,6 +155,10 @@ td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:t
 <h1>${escapeHtml(document.info.title)} <small>${escapeHtml(document.info.version)}</small></h1>
 <p>${escapeHtml(document.info.description ?? "")}</p>
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${escapeHtml(document.openapi)}).</p>
+<nav id="contents"><h2>Contents</h2>
+<h3>Operations</h3><ul>${contents.join("")}</ul>
+<h3>Answers</h3><ul>${schemaNames.map((name) => `<li><a href="#schema-${escapeHtml(name)}">${escapeHtml(name)}</a></li>`).join("")}</ul>
+</nav>
 ${sections.join("\n")}
 <h1>Answers</h1>
 ${schemaSections(document).join("\n")}

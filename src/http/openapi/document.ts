@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } from "../schemas/catalogue";
-import { errorBodySchema, noQuery } from "../schemas/common";
+import { errorBodySchema, MAX_EXPORT_LIMIT, noQuery } from "../schemas/common";
 import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
 import { healthSchema, readinessSchema, rootSchema } from "../schemas/operations";
 import { probeSweepListSchema } from "../schemas/probe-sweeps";
@@ -124,8 +124,10 @@ function routes(): RouteConfig[] {
       operationId: "exportServicesCsv",
       summary: "Export services as CSV",
       description:
-        "The list's filters and sort, every matching row (no paging). Tags are joined by |, endpoints by line " +
-        "('METHOD URL'). Cells starting with = + - @ tab or CR are prefixed with ' (formula injection).",
+        "The list's filters and sort, streamed. Without limit, every matching row; offset and limit (1 to " +
+        `${MAX_EXPORT_LIMIT.toLocaleString("en")}) page it as on the list. Multi-valued cells (tags, endpoints as ` +
+        "'METHOD URL', networks, sources) join their values with ' | '. Cells starting with = + - @ tab or CR are prefixed with ' " +
+        "(formula injection).",
       request: { query: serviceExportQuery },
       responses: csvResponse("services.csv, streamed."),
     },
@@ -212,7 +214,7 @@ export function openApiDocument() {
         "Errors answer { statusCode, message, error }. Unknown query parameters are refused.",
     },
     servers: [{ url: "/" }],
-    // Every operation is public: no key, no payment.
+    // The default is public; operations that need a key declare it (secured, accounts-operations.ts).
     security: [],
   });
   return document;

@@ -1,5 +1,6 @@
 import { MCP_TOOLS } from "../../mcp/server";
 import { openApiDocument } from "./document";
+import { accessNote, exampleBody, operationsOf } from "./operation-parts";
 
 /**
  * /llms.txt and /llms-full.txt (the llms.txt convention: a markdown digest for language models)
@@ -15,26 +16,8 @@ interface Parameter {
   schema?: { enum?: unknown[]; default?: unknown };
 }
 
-interface Operation {
-  summary?: string;
-  description?: string;
-  parameters?: unknown[];
-}
-
-const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-
 const isParameter = (value: unknown): value is Parameter =>
   typeof value === "object" && value !== null && "name" in value && "in" in value;
-
-function operations(): { method: string; path: string; operation: Operation }[] {
-  const paths = (openApiDocument().paths ?? {}) as Record<string, Partial<Record<string, Operation>>>;
-  return Object.entries(paths).flatMap(([path, item]) =>
-    METHODS.flatMap((method) => {
-      const operation = item[method];
-      return operation ? [{ method: method.toUpperCase(), path, operation }] : [];
-    }),
-  );
-}
 
 function parameterLine(p: Parameter): string {
   const notes = [
@@ -55,6 +38,19 @@ const INTRO = [
   "The same is available as MCP tools at `POST /mcp` (Streamable HTTP).",
 ].join("\n");
 
+const AUTHENTICATION = [
+  "## Authentication",
+  "",
+  "The catalogue (searches, details, history, categories, tags, crawls, MCP) answers without a key:",
+  "anonymous callers are rate-limited per client address, and every answer carries `RateLimit-Limit`,",
+  "`RateLimit-Remaining` and `RateLimit-Reset`; over the limit the answer is 429 with `Retry-After`.",
+  "What an organisation owns (API keys, usage, payment orders, subscriptions, webhook endpoints) needs an",
+  "API key, sent as a header: `Authorization: Bearer xcat_live_…` (or `xcat_test_…` for the test",
+  "environment). A key is limited by its organisation's plan. A missing key on such a route is 401, an",
+  "unknown or revoked key 401, a key without the route's scope 403; a key sent to a public route is",
+  "checked the same way. Request bodies are JSON: send `Content-Type: application/json`.",
+].join("\n");
+
 /** The digest; `full` adds every operation's description and parameters. */
 export function renderLlmsTxt(full: boolean): string {
   const document = openApiDocument();
@@ -65,15 +61,23 @@ export function renderLlmsTxt(full: boolean): string {
     "",
     INTRO,
     "",
+    AUTHENTICATION,
+    "",
     "## API",
     "",
   ];
-  for (const { method, path, operation } of operations()) {
-    lines.push(`- [${method} ${path}](/openapi.json): ${operation.summary ?? ""}`);
-    if (!full) continue;
-    if (operation.description) lines.push(`  ${operation.description}`);
-    for (const parameter of (operation.parameters ?? []).filter(isParameter))
-      lines.push(parameterLine(parameter));
+  for (const entry of operationsOf(document)) {
+    const { method, path, operation } = entry;
+    const body = exampleBody(document, entry);
+    lines.push(
+      `- [${method.toUpperCase()} ${path}](/openapi.json): ${operation.summary ?? ""}. ${accessNote(operation.security)}`,
+    );
+    if (full) {
+      if (operation.description) lines.push(`  ${operation.description}`);
+      const parameters: unknown[] = operation.parameters ?? [];
+      for (const parameter of parameters.filter(isParameter)) lines.push(parameterLine(parameter));
+    }
+    if (body) lines.push(`  Body (JSON), e.g. \`${body}\``);
   }
   lines.push("", "## MCP tools (POST /mcp)", "");
   for (const [name, tool] of Object.entries(MCP_TOOLS)) {

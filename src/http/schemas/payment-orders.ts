@@ -14,13 +14,18 @@ const usdcAmount = z
   });
 
 const acceptedAsset = z.strictObject({
-  chain: z.string({ error: "must be a chain name such as base" }).min(1).max(32),
+  chain: z.string({ error: "must be a chain name such as base" }).min(1).max(32).meta({ example: "base" }),
   asset: z.literal("USDC", { error: "must be USDC (orders settle in USDC)" }),
 });
 
 export const createPaymentOrderBody = z.strictObject({
-  merchant_order_id: z.string({ error: "must be your own order reference (text)" }).trim().min(1).max(200),
-  amount: usdcAmount,
+  merchant_order_id: z
+    .string({ error: "must be your own order reference (text)" })
+    .trim()
+    .min(1)
+    .max(200)
+    .meta({ example: "cart-7" }),
+  amount: usdcAmount.meta({ description: "USDC as a decimal string, at most 6 decimals.", example: "12.50" }),
   accepted_assets: z
     .array(acceptedAsset, { error: "must be an array of {chain, asset}" })
     .min(1, "must name at least one {chain, asset}")

@@ -11,7 +11,8 @@ const planId = z
   .string({ error: "must be a plan id (text, see GET /v1/plans)" })
   .trim()
   .min(1, "must be a plan id (see GET /v1/plans)")
-  .max(64, "must be at most 64 characters");
+  .max(64, "must be at most 64 characters")
+  .meta({ description: "A plan id of GET /v1/plans.", example: "starter" });
 
 export const createSubscriptionBody = z.strictObject({
   merchant_user_id: z
@@ -19,7 +20,8 @@ export const createSubscriptionBody = z.strictObject({
     .trim()
     .min(1, "must not be empty")
     .max(200, "must be at most 200 characters")
-    .refine((text) => !text.includes("\u0000"), "must not contain NUL characters"),
+    .refine((text) => !text.includes("\u0000"), "must not contain NUL characters")
+    .meta({ description: "Your own reference of the subscriber.", example: "acme-admin" }),
   plan_id: planId,
 });
 
@@ -75,7 +77,7 @@ export const subscriptionSchema = z
     plan_id: z.string().meta({ description: "The plan in force (changes only after settlement)." }),
     status: z
       .enum(SUBSCRIPTION_STATUSES)
-      .meta({ description: "incomplete → active → past_due → canceled (see the README)." }),
+      .meta({ description: "incomplete → active → past_due → canceled (see docs/billing.md)." }),
     current_period_start: timestamp.meta({ description: "Start of the period paid for (or to be paid)." }),
     current_period_end: timestamp.meta({ description: "End of that period: the next renewal." }),
     cancel_at_period_end: z.boolean().meta({ description: "Canceled, not renewed, at the period end." }),
@@ -105,7 +107,9 @@ export const invoiceSchema = z
       .string()
       .meta({ description: "The payment order that pays it (GET /v1/payment-orders/{id})." }),
     target_plan_id: z.string().meta({ description: "The plan the subscription is on once it is paid." }),
-    due_at: timestamp.meta({ description: "When it should be paid (see the grace rules in the README)." }),
+    due_at: timestamp.meta({
+      description: "When it should be paid (see the grace rules in docs/billing.md).",
+    }),
     paid_at: nullableTimestamp("When its payment order was paid."),
     voided_at: nullableTimestamp("When its payment order expired or was canceled."),
     created_at: timestamp.meta({ description: "When it was issued." }),

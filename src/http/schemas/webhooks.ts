@@ -10,7 +10,10 @@ const url = z
   .string({ error: "must be a URL" })
   .max(2048, "must be at most 2048 characters")
   .refine((text) => URL.canParse(text), "must be an absolute http(s) URL")
-  .meta({ description: "Where deliveries are POSTed: https, or http only inside WEBHOOK_ALLOWED_NETWORKS." });
+  .meta({
+    description: "Where deliveries are POSTed: https, or http only inside WEBHOOK_ALLOWED_NETWORKS.",
+    example: "https://hooks.example.com/x402",
+  });
 
 const description = z.string().max(500, "must be at most 500 characters");
 const enabledEvents = z

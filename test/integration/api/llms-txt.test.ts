@@ -41,6 +41,29 @@ describe("GET /llms.txt and /llms-full.txt", () => {
     expect(response.text).toContain(MCP_TOOLS.search_endpoints.description);
   });
 
+  it("when /llms.txt is asked, then it says how to authenticate and which operations need a key", async () => {
+    const response = await request(api.app).get("/llms.txt");
+    expect(response.text).toContain("## Authentication");
+    expect(response.text).toContain("`Authorization: Bearer xcat_live_…`");
+    expect(response.text).toMatch(
+      /answers without a key:\nanonymous callers are rate-limited per client address/,
+    );
+    expect(response.text).toContain(
+      "- [GET /v1/services](/openapi.json): Search and filter services. Public; a key sent must be valid with the scope catalogue:read.",
+    );
+    expect(response.text).toContain(
+      "- [POST /v1/api-keys](/openapi.json): Create an API key. Needs an API key with the scope keys:write.\n" +
+        '  Body (JSON), e.g. `{"scopes":["catalogue:read"]}`',
+    );
+  });
+
+  it("when /llms-full.txt is asked, then services.csv is described as the route pages it", async () => {
+    const response = await request(api.app).get("/llms-full.txt");
+    expect(response.text).not.toContain("no paging");
+    expect(response.text).toContain("offset and limit (1 to 1,000,000) page it as on the list");
+    expect(response.text).toContain("join their values with ' | '");
+  });
+
   it("when a query parameter is given, then 400 names it, as on every other route", async () => {
     const response = await request(api.app).get("/llms.txt?format=json");
     expect(response.status).toBe(400);

@@ -264,6 +264,37 @@ describe("GET /openapi.json and /docs", () => {
     expect(response.text).toContain("<code>min_volume</code>");
     expect(response.text).not.toMatch(/<script|<link|src="http/);
   });
+
+  it("when /docs is opened, then its table of contents links to every operation and answer schema", async () => {
+    const page = (await request(api.app).get("/docs")).text;
+    const document = (await request(api.app).get("/openapi.json")).body as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const contents = page.slice(page.indexOf('<nav id="contents">'), page.indexOf("</nav>"));
+    const operationIds = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    expect(operationIds.length).toBeGreaterThan(30);
+    for (const id of operationIds) {
+      expect(contents).toContain(`href="#op-${id}"`);
+      expect(page).toContain(`<section id="op-${id}">`);
+    }
+    for (const name of Object.keys(document.components.schemas))
+      expect(contents).toContain(`href="#schema-${name}"`);
+  });
+
+  it("when /docs is opened, then a POST or PATCH that takes a body shows the body's fields and an example", async () => {
+    const page = (await request(api.app).get("/docs")).text;
+    const section = page.slice(page.indexOf('<section id="op-createWebhookEndpoint">'));
+    const own = section.slice(0, section.indexOf("</section>"));
+    expect(own).toContain("<h3>Request body (JSON)</h3>");
+    expect(own).toContain("<code>enabled_events</code> (required)");
+    expect(own).toContain(
+      "{&quot;url&quot;:&quot;https://hooks.example.com/x402&quot;,&quot;enabled_events&quot;:[&quot;*&quot;]}",
+    );
+    expect(page).toContain('<section id="op-updateWebhookEndpoint">');
+  });
 });
 
 /**

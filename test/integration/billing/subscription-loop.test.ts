@@ -16,11 +16,11 @@ const resolveLiteral: HostResolver = async (hostname) => [{ address: hostname, f
 const WAIT = { timeout: 30_000, interval: 50 };
 
 /**
- * The README's loop from zero, with the product's own settlement watcher and webhook delivery
+ * docs/billing.md's loop from zero, with the product's own settlement watcher and webhook delivery
  * running: a key, a subscription, its first invoice paid, an upgrade paid by a transfer on the
  * local chain, then the plan, the key's rate limit and the signed webhook all show the change.
  */
-describe("the billing loop of the README", () => {
+describe("the billing loop of docs/billing.md", () => {
   let database: TestDatabase;
   let chain: LocalChain;
   let api: Replica;

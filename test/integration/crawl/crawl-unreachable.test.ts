@@ -64,7 +64,7 @@ describe("crawling a directory that cannot be reached", () => {
       { db: database.db, databaseUrl: database.url, logger, settings: testCrawlSettings({ maxRetries: 1 }) },
       { url: `http://127.0.0.1:${port}/dir`, trigger: "manual" },
     );
-    // Crawlee retried a refused connection as a "session error" 10 times whatever the setting.
+    // Left to itself, Crawlee retries a refused connection as a "session error" 10 times whatever the setting.
     expect(lines.filter((line) => line.msg === "retrying page")).toHaveLength(1);
     if (outcome.status === "skipped") throw new Error("unexpected skip");
     expect(outcome).toMatchObject({

@@ -27,7 +27,7 @@ async function postmasterPid(dataDir: string): Promise<number> {
   return Number((await readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
 }
 
-/** The bound for a clean stop; the process is killed after it so a failing test leaves nothing behind. */
+/** A clean stop takes at most 10 s; the process is killed after it so a failing test leaves nothing behind. */
 async function exitWithin10s(proc: StartedProcess): Promise<number | null | "still running"> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"still running">((resolve) => {
