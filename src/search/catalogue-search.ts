@@ -12,7 +12,6 @@ import type { QueryReading } from "./partial-query";
 import { type SearchAnswer, SearchQueries } from "./search-queries";
 import type { Found } from "./service-table";
 
-export type { CatalogueLoad } from "./current-catalogue";
 export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./filters";
 export type { CatalogueSerialisers } from "./loaded-catalogue";
 export type { QueryReading } from "./partial-query";
