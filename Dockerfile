@@ -48,8 +48,12 @@ COPY --from=build /app/dist ./dist
 USER catalogue
 EXPOSE 3000
 VOLUME ["/data"]
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Healthy means ready for traffic: /readyz answers 200 once the in-memory catalogue has loaded
+# (the start period covers a large catalogue's first load) and while the database answers. Only
+# the API (the default command) listens on PORT: the worker and crawl services disable it
+# (compose.yaml) or have their own probes (deploy/kubernetes).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # node directly, not `npm start`: docker stop's SIGTERM goes to PID 1, and the product's own
 # handler stops the HTTP server, the work in flight and the embedded Postgres within seconds.
 STOPSIGNAL SIGTERM

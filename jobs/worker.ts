@@ -1,8 +1,10 @@
-// `npm run worker`: serves the probe queue and delivers webhooks until SIGINT/SIGTERM. Start any
-// number, on any machine, all with the same DATABASE_URL: they share the work and the sweep fires
-// once across them. Without DATABASE_URL it uses the embedded Postgres of this directory (shared
-// with `npm start`).
+// `npm run worker`: serves the probe queue and delivers webhooks until SIGINT/SIGTERM, and its
+// metrics on METRICS_PORT when set. Start any number, on any machine, all with the same
+// DATABASE_URL: they share the work and the sweep fires once across them. Without DATABASE_URL it
+// uses the embedded Postgres of this directory (shared with `npm start`).
 import { createPrismaClient } from "../src/db/prisma-client";
+import { createReadPool } from "../src/db/read-pool";
+import { exposeMetrics, metricsSettingsFromConfig } from "../src/metrics/serve-metrics";
 import { probeSettingsFromConfig } from "../src/probe/settings";
 import { startProbing } from "../src/probe/start-probing";
 import { runCli } from "../src/runtime/cli";
@@ -29,8 +31,12 @@ await runCli("worker", async ({ config, logger }) => {
     shutdown.register("database server", () => server.stop());
     server.onLost(() => shutdown.fail(DATABASE_LOST));
     const connections = Math.min(settings.concurrency, 16) + DELIVERY_CONNECTIONS + 2;
-    const db = createPrismaClient(server.url, connections);
+    const pool = createReadPool(server.url, connections, logger);
+    shutdown.register("database pool", () => pool.end());
+    const db = createPrismaClient(pool);
     shutdown.register("database client", () => db.$disconnect());
+    const exposed = await exposeMetrics(metricsSettingsFromConfig(config), { worker: pool }, false, logger);
+    shutdown.register("metrics listener", () => exposed.close());
     const probing = await startProbing({ db, databaseUrl: server.url, settings, logger, runWorker: true });
     shutdown.register("probe workers", () => probing.stop());
     const webhooks = await startWebhookDelivery({

@@ -4,6 +4,7 @@ import { queryRows } from "../db/read-pool";
 import { inTransaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
+import { metrics } from "../metrics/metrics";
 import { recordTransfer } from "./payment-order-transitions";
 import type { SettlementChain } from "./settlement-chains";
 
@@ -30,8 +31,10 @@ export class SettlementWatcher {
   async catchUp(): Promise<bigint> {
     // The head first, then the addresses: a payment in a confirmed block was sent to an address
     // allocated before that block was mined, so it is in the list read afterwards.
-    const safe = (await this.reader.headBlock()) - BigInt(this.chain.confirmations - 1);
+    const head = await this.reader.headBlock();
+    const safe = head - BigInt(this.chain.confirmations - 1);
     let cursor = (await this.storedCursor()) ?? (this.chain.startBlock ?? safe) - 1n;
+    metrics.settlementBehind(this.chain.chain, head - cursor);
     const addresses = await this.addresses();
     while (cursor < safe) {
       const to = cursor + BLOCKS_PER_RANGE < safe ? cursor + BLOCKS_PER_RANGE : safe;
@@ -72,6 +75,7 @@ export class SettlementWatcher {
         );
       }
       cursor = to;
+      metrics.settlementBehind(this.chain.chain, head - cursor);
     }
     return safe;
   }

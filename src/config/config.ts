@@ -118,6 +118,16 @@ export const settings = {
     description:
       "Most time a client may take to send a whole request, body included; a slower one is answered 408 and disconnected. Answers, however long they stream (CSV exports), are not limited.",
   },
+  METRICS_ENABLED: {
+    schema: booleanFlag.default(true),
+    description:
+      "Whether npm start and npm run worker serve Prometheus metrics at GET /metrics (request rates and latencies, crawls, probes, webhooks, settlement lag, catalogue reloads, event-loop lag, database pools).",
+  },
+  METRICS_PORT: {
+    schema: port.optional(),
+    description:
+      "A port of its own for GET /metrics (on HOST), so the metrics need not be public; the API's port then does not serve them. Unset: the API's port serves them and a worker serves none.",
+  },
   API_CACHE_TTL_SECONDS: {
     schema: z.coerce
       .number({ error: "must be a number" })

@@ -12,6 +12,7 @@ import { ensureSource } from "../catalogue/sources";
 import type { Database } from "../db/prisma-client";
 import type { CrawlStatus, SourceKind } from "../generated/prisma/enums";
 import type { Logger } from "../logging/logger";
+import { metrics } from "../metrics/metrics";
 import { tryLockSource } from "../scheduling/source-lock";
 import { CrawlSession } from "./crawl-session";
 import type { CrawlDependencies, CrawlOutcome, CrawlRequest } from "./outcome";
@@ -144,6 +145,15 @@ async function runLocked(
   );
   await finishCrawlRun(db, run.id, run.startedAt, status, session.counts, message);
   const durationMs = Date.now() - run.startedAt.getTime();
+  metrics.crawlRunFinished({
+    kind: walker.kind,
+    baseUrl: walker.baseUrl,
+    status,
+    pagesFetched: session.counts.pagesFetched,
+    pagesFailed: session.counts.pagesFailed,
+    pagesUnchanged: session.counts.pagesUnchanged,
+    durationMs,
+  });
   logger.info(
     { status, durationMs, ...session.counts },
     summaryLine(walker.name, session, status, durationMs, report.readSummary),

@@ -8,11 +8,13 @@ import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
+import { countRequests, metricsRouter } from "../metrics/http-metrics";
+import { metrics as productMetrics } from "../metrics/metrics";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { SecretKeyRing } from "../webhooks/secret-keys";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
-import { healthRouter } from "./health";
+import { CatalogueReadiness, healthRouter } from "./health";
 import { requestGuard } from "./request-guard";
 import type { ResponseCache } from "./response-cache";
 import { serveCachedResponses } from "./responses";
@@ -78,6 +80,11 @@ export interface AppDependencies {
    * public addresses only, and a key of this process alone (secrets it seals open nowhere else).
    */
   webhooks?: Omit<WebhookRouteDeps, "db" | "logger">;
+  /**
+   * Metrics (METRICS_ENABLED, src/metrics): requests and catalogue loads are counted, and GET
+   * /metrics is served here too when `serve` (no METRICS_PORT). Omitted: neither (tests that do not care).
+   */
+  metrics?: { serve: boolean };
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -97,7 +104,9 @@ export function createApp({
   settlementChains = [],
   subscriptionGraceMs = 72 * 3_600_000,
   webhooks = { allowedNetworks: [], secretKeys: SecretKeyRing.ephemeral() },
+  metrics,
 }: AppDependencies): Express {
+  const readiness = new CatalogueReadiness();
   const search = new InMemoryCatalogueSearch({
     pool,
     logger,
@@ -106,7 +115,11 @@ export function createApp({
     rememberedQueries,
     stopping,
     images: catalogueImages,
-    onLoaded: () => responseCache?.clear(),
+    onLoaded: (load) => {
+      responseCache?.clear();
+      readiness.loaded();
+      if (metrics) productMetrics.catalogueLoaded(load);
+    },
   });
   catalogueChanges?.subscribe(() => search.refreshNow());
   if (preloadIndex) {
@@ -119,6 +132,7 @@ export function createApp({
   const app = express();
   app.disable("x-powered-by");
   useCanonicalRouting(app);
+  if (metrics) app.use(countRequests(productMetrics));
   // Node's own parser: a repeated parameter is an array, nothing else is structured (`tag[]=x`
   // is an unknown parameter named "tag[]"), at a third of qs's cost per request.
   app.set("query parser", "simple");
@@ -127,8 +141,9 @@ export function createApp({
   // per cached answer); the CSV exports and the docs page compress on the fly (their routes).
   // Read-only and public: any origin may GET; preflight OPTIONS requests are answered here (204).
   app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
-  // Load balancers' health checks pass without a key or a rate limit.
-  app.use(healthRouter(db));
+  // Load balancers' health checks and Prometheus's scrapes pass without a key or a rate limit.
+  app.use(healthRouter(db, search, readiness));
+  if (metrics?.serve) app.use(metricsRouter(productMetrics));
   app.use(requestGuard(accounts));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
@@ -151,7 +166,6 @@ export function createApp({
   app.use(eventsRouter(pool));
   app.use(webhooksRouter({ db, logger, ...webhooks }));
   app.use(rootRouter());
-  app.use(healthRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

@@ -3,6 +3,7 @@ import type { ChangeAnnouncer } from "../catalogue/change-announcer";
 import { loadProbeTarget, type RecordOutcome, recordProbe } from "../catalogue/probe-writes";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
+import { metrics } from "../metrics/metrics";
 import { listingDrift, type ProbeDeps, type ProbeOutcome, probeEndpoint } from "./probe-endpoint";
 import { JobPump } from "./pump";
 import { PROBE_QUEUE, type ProbeJobData } from "./queue";
@@ -49,6 +50,7 @@ export async function handleProbeJob(deps: ProbeWorkerDeps, data: ProbeJobData):
   await deps.limiter.acquire(hostKey(target.url), deps.signal);
   const probedAt = new Date();
   const result = await probeEndpoint(target, deps.probe);
+  metrics.probeFinished(result.outcome, result.latencyMs);
   const drift = listingDrift(target.listingOptions, result);
   const recorded = await recordProbe(deps.db, { endpointId: target.id, probedAt, result, drift });
   if (recorded !== "gone") deps.changes?.changed();

@@ -12,6 +12,7 @@ import { createApp } from "../http/app";
 import { ResponseCache } from "../http/response-cache";
 import { listen } from "../http/server";
 import type { Logger } from "../logging/logger";
+import { exposeMetrics, metricsSettingsFromConfig } from "../metrics/serve-metrics";
 import { probeSettingsFromConfig } from "../probe/settings";
 import { startProbing } from "../probe/start-probing";
 import { catalogueImages } from "../search/catalogue-search";
@@ -51,6 +52,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("API key change listener", () => keyChanges.close());
   const accounts = new Accounts(pool, logger, accountSettingsFromConfig(config), keyChanges);
   shutdown.register("usage counts", () => accounts.close());
+  const exposed = await exposeMetrics(metricsSettingsFromConfig(config), { api: pool }, true, logger);
+  shutdown.register("metrics listener", () => exposed.close());
   const webhookSettings = webhookSettingsFromConfig(config);
   const secretKeys = await openWebhookSecrets(config, db, logger);
   const webhooks = await startWebhookDelivery({
@@ -77,6 +80,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       settlementChains: config.SETTLEMENT_CHAINS,
       subscriptionGraceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, secretKeys, notify: webhooks.notify },
+      metrics: config.METRICS_ENABLED ? { serve: exposed.onApiPort } : undefined,
     }),
     config.PORT,
     config.HOST,

@@ -5,7 +5,7 @@ import type { SortDirection } from "../catalogue/sql";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { CatalogueItems } from "./catalogue-items";
-import { CurrentCatalogue } from "./current-catalogue";
+import { type CatalogueLoad, CurrentCatalogue } from "./current-catalogue";
 import type { EndpointFilters, ServiceFilters } from "./filters";
 import type { CatalogueSerialisers, LoadedCatalogue } from "./loaded-catalogue";
 import type { QueryReading } from "./partial-query";
@@ -87,8 +87,8 @@ export interface CatalogueSearchOptions {
   refreshMs: number;
   /** How many distinct q texts keep their parsed form (see SearchQueries). */
   rememberedQueries?: number;
-  /** Called after each newer catalogue is in place. */
-  onLoaded?: () => void;
+  /** Called after each newer catalogue is in place, with how it came, its size and the time taken. */
+  onLoaded?: (load: CatalogueLoad) => void;
   /** See CurrentCatalogueOptions.stopping. */
   stopping?: AbortSignal;
   /** See CurrentCatalogueOptions.images. */

@@ -14,6 +14,14 @@ async function changeSince(pool: ReadPool, snapshot: string): Promise<Change> {
   return seen || probes ? "in place" : null;
 }
 
+/** A newer catalogue in place: loaded whole (from the database or an image) or refreshed in place. */
+export interface CatalogueLoad {
+  way: "database" | "image" | "in place";
+  services: number;
+  endpoints: number;
+  ms: number;
+}
+
 export interface CurrentCatalogueOptions {
   pool: ReadPool;
   logger: Logger;
@@ -25,7 +33,7 @@ export interface CurrentCatalogueOptions {
    */
   refreshMs: number;
   /** Called after each newer catalogue is in place (the response cache drops answers of the old one). */
-  onLoaded?: () => void;
+  onLoaded?: (load: CatalogueLoad) => void;
   /**
    * Fires when the process shuts down: a load under way stops at its next batch (and its worker
    * threads end), so its connections go back to the pool, which shutdown then closes.
@@ -38,6 +46,11 @@ export interface CurrentCatalogueOptions {
    */
   images?: { writeFrom: number };
 }
+
+const sizeOf = (index: LoadedCatalogue) => ({
+  services: index.services.size,
+  endpoints: index.endpoints.size,
+});
 
 /** How often changes in place may lead to an image being written (a check of the newest image). */
 const IMAGE_CHECK_MS = 10 * 60 * 1000;
@@ -138,11 +151,9 @@ export class CurrentCatalogue {
       try {
         if (await refreshInPlace(this.options.pool, current)) {
           this.checkedAt = Date.now();
-          this.options.onLoaded?.();
-          this.options.logger.debug(
-            { ms: Math.round(performance.now() - started) },
-            "catalogue index refreshed in place",
-          );
+          const ms = Math.round(performance.now() - started);
+          this.options.onLoaded?.({ way: "in place", ...sizeOf(current), ms });
+          this.options.logger.debug({ ms }, "catalogue index refreshed in place");
           // Orders the update dropped (probes moved prices) are computed before a request needs them.
           await prepareOrders(current);
           if (Date.now() - this.imageCheckedAt >= IMAGE_CHECK_MS) this.writeImage(current);
@@ -169,14 +180,14 @@ export class CurrentCatalogue {
         await prepareOrders(index);
         this.loaded = index;
         this.checkedAt = Date.now();
-        this.options.onLoaded?.();
+        const load: CatalogueLoad = {
+          way: imaged === null ? "database" : "image",
+          ...sizeOf(index),
+          ms: Math.round(performance.now() - started),
+        };
+        this.options.onLoaded?.(load);
         this.options.logger.info(
-          {
-            services: index.services.size,
-            endpoints: index.endpoints.size,
-            ms: Math.round(performance.now() - started),
-            from: imaged === null ? "database" : "image",
-          },
+          { services: load.services, endpoints: load.endpoints, ms: load.ms, from: load.way },
           "catalogue index loaded",
         );
         if (imaged === null) this.writeImage(index);

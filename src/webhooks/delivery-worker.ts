@@ -3,6 +3,7 @@ import { inTransaction } from "../db/transaction";
 import { emitEvents } from "../events/emit";
 import { pruneEvents } from "../events/event-queries";
 import type { Logger } from "../logging/logger";
+import { metrics } from "../metrics/metrics";
 import { sendHop } from "../probe/http-hop";
 import { JobPump } from "../probe/pump";
 import { type HostResolver, systemResolver } from "../probe/resolve-target";
@@ -120,6 +121,10 @@ export async function deliver(
   const failingSince = delivery.endpoint.failingSince ?? at;
   const disable = !result.succeeded && at.getTime() - failingSince.getTime() >= settings.retryWindowMs;
   const settled = { delivery, attempt: result, retryAt };
+  metrics.webhookAttempted(
+    result.succeeded ? "delivered" : retryAt ? "retrying" : "failed",
+    at.getTime() + result.durationMs - delivery.createdAt.getTime(),
+  );
   if (!disable) {
     await (deps.settle ?? ((one) => recordAttempts(deps.db, [one])))(settled);
   } else {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { inject } from "vitest";
@@ -7,6 +8,37 @@ import { inject } from "vitest";
 export interface LogLine {
   msg?: string;
   [key: string]: unknown;
+}
+
+/**
+ * The product on its own embedded Postgres in `dataDir`, on free ports of 127.0.0.1, with JSON
+ * logs, no crawls and no probes: what tests of its processes start it with (plus `extra`).
+ */
+export function productEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    CATALOGUE_DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    EMBEDDED_POSTGRES_PORT: "0",
+    LOG_LEVEL: "info",
+    SOURCES: "none",
+    PROBE_ENABLED: "false",
+    ...extra,
+  };
+}
+
+/**
+ * What a test file starts: processes (killed if still running) and data directories (removed),
+ * both by `cleanUp`, the file's afterAll.
+ */
+export class TestLeftovers {
+  readonly processes: StartedProcess[] = [];
+  readonly dirs: string[] = [];
+
+  async cleanUp(): Promise<void> {
+    for (const proc of this.processes) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
+    await Promise.all(this.dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  }
 }
 
 export interface StartedProcess {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } from "../schemas/catalogue";
 import { errorBodySchema, MAX_EXPORT_LIMIT, noQuery } from "../schemas/common";
 import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
-import { healthSchema, rootSchema } from "../schemas/operations";
+import { healthSchema, readinessSchema, rootSchema } from "../schemas/operations";
 import { probeSweepListSchema } from "../schemas/probe-sweeps";
 import {
   historyExportQuery,
@@ -156,6 +156,26 @@ function routes(): RouteConfig[] {
           description: "The database did not answer within 2 s.",
           content: { "application/json": { schema: healthSchema } },
         },
+      },
+    },
+    {
+      method: "get",
+      path: "/readyz",
+      operationId: "getReadiness",
+      summary: "Readiness: may this process take traffic",
+      description:
+        "For load balancers and Kubernetes readiness probes: ready once the in-memory catalogue has " +
+        "loaded (the first load can take a while on a large catalogue) and while the database answers. " +
+        "Never cached.",
+      request: { query: noQuery },
+      responses: {
+        200: {
+          description: "Ready.",
+          content: { "application/json": { schema: readinessSchema } },
+        },
+        503: errorResponse(
+          "Not ready; the message says why: the catalogue is loading, or the database does not answer.",
+        ),
       },
     },
     {

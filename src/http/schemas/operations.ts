@@ -37,6 +37,12 @@ export const healthSchema = z
   })
   .meta({ id: "Health" });
 
+export const readinessSchema = z
+  .strictObject({
+    status: z.literal("ready").meta({ description: "The catalogue is loaded and the database answers." }),
+  })
+  .meta({ id: "Readiness" });
+
 export const ROOT_LINKS = {
   docs: "/docs",
   openapi: "/openapi.json",

@@ -47,6 +47,7 @@ const OPERATIONS = [
   "/v1/webhook-endpoints/{id}/deliveries",
   "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry",
   "/healthz",
+  "/readyz",
   "/",
 ];
 
@@ -144,7 +145,8 @@ describe("GET /openapi.json and /docs", () => {
       expect(names.filter((n) => n.startsWith("path:")).sort()).toEqual(templated.sort());
       const responses = operation.responses as JsonObject;
       for (const code of Object.keys(responses)) expect(code).toMatch(/^[1-5]\d\d$/);
-      if (path === "/healthz") continue; // takes no parameters, so refuses none (health checks add cache-busters)
+      // Health and readiness take no parameters, so refuse none (health checks add cache-busters).
+      if (path === "/healthz" || path === "/readyz") continue;
       expect(Object.keys(responses)).toContain("400");
       const successes = Object.keys(responses).filter((code) => code.startsWith("2"));
       expect(successes, `${method} ${path} success`).toEqual([expectedSuccess(method, path)]);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,23 +10,13 @@ import { miniDetail, miniListing } from "../../support/mini-directory";
 import { preparedDataDir } from "../../support/prepared-data-dir";
 import {
   exitWithin10s,
+  productEnv,
   type StartedProcess,
   startBuiltEntryPoint,
   startEntryPoint,
   startNpmScript,
+  TestLeftovers,
 } from "../../support/processes";
-
-function productEnv(dataDir: string): Record<string, string> {
-  return {
-    CATALOGUE_DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    EMBEDDED_POSTGRES_PORT: "0",
-    LOG_LEVEL: "info",
-    SOURCES: "none",
-    PROBE_ENABLED: "false",
-  };
-}
 
 async function listeningPort(proc: StartedProcess): Promise<number> {
   const line = await proc.waitForLog((l) => typeof l.msg === "string" && l.msg.includes("listening on"));
@@ -38,12 +28,9 @@ async function postmasterPid(dataDir: string): Promise<number> {
 }
 
 describe("operations: processes and the embedded database", () => {
-  const dirs: string[] = [];
-  const started: StartedProcess[] = [];
-  afterAll(async () => {
-    for (const proc of started) if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const leftovers = new TestLeftovers();
+  const { dirs, processes: started } = leftovers;
+  afterAll(() => leftovers.cleanUp());
   async function dataDir(): Promise<string> {
     const dir = await mkdtemp(path.join(tmpdir(), "catalogue-ops-"));
     dirs.push(dir);

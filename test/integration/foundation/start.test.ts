@@ -7,7 +7,7 @@ import { PASSWORD_FILE } from "../../../src/db/embedded-postgres-password";
 import { FixtureSite } from "../../support/fixture-site";
 import { miniDetail, miniListing } from "../../support/mini-directory";
 import { preparedDataDir } from "../../support/prepared-data-dir";
-import { type StartedProcess, startEntryPoint } from "../../support/processes";
+import { productEnv, type StartedProcess, startEntryPoint } from "../../support/processes";
 
 /** The password the first start generated for the data directory. */
 async function embeddedPassword(dataDir: string): Promise<string> {
@@ -17,14 +17,8 @@ async function embeddedPassword(dataDir: string): Promise<string> {
 async function startProduct(
   dataDir: string,
 ): Promise<{ proc: StartedProcess; port: number; pgPort: number }> {
-  const proc = startEntryPoint("src/main.ts", [], {
-    CATALOGUE_DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    EMBEDDED_POSTGRES_PORT: "0",
-    LOG_LEVEL: "info",
-    SOURCES: "none",
-  });
+  // Probing on, as the product starts by default.
+  const proc = startEntryPoint("src/main.ts", [], productEnv(dataDir, { PROBE_ENABLED: "true" }));
   const pgReady = await proc.waitForLog(
     (l) => l.component === "embedded-postgres" && typeof l.port === "number" && l.msg !== undefined,
   );
