@@ -1,5 +1,5 @@
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RoutePolicy, routePolicy } from "../../../src/accounts/route-policy";
 import { SCOPES, type Scope } from "../../../src/accounts/scopes";
 import { openApiDocument } from "../../../src/http/openapi/document";
@@ -113,6 +113,11 @@ describe("every route in every written form against the route policy", () => {
     database = await createTestDatabase();
     api = await startReplica(database);
     routes = registeredRoutes(api.app);
+    // Readiness answers 503 until the catalogue has loaded: every route is walked once it has.
+    await vi.waitFor(async () => expect((await fetch(`${api.url}/readyz`)).status).toBe(200), {
+      timeout: 30_000,
+      interval: 100,
+    });
     for (const scope of SCOPES) {
       callers.push({
         name: scope,

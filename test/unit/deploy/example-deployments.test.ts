@@ -43,6 +43,23 @@ const compose = parse(read("compose.yaml"), { merge: true }) as {
     { image?: string; command?: string[]; environment?: Record<string, string> } & Json
   >;
 };
+/**
+ * Values compose takes from the operator's shell (`${NAME:?…}`), each with a valid sample: a
+ * variable not listed here fails the settings test, as a typo would.
+ */
+const OPERATOR_SUPPLIED: Record<string, string> = {
+  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
+};
+const interpolated = (env: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(env).map(([name, value]) => {
+      const variable = value.match(/^\$\{([A-Z0-9_]+)(?::\?[^}]*)?\}$/)?.[1];
+      if (variable === undefined) return [name, value];
+      const sample = OPERATOR_SUPPLIED[variable];
+      if (sample === undefined) throw new Error(`${name} takes an unknown variable ${variable}`);
+      return [name, sample];
+    }),
+  );
 const manifests: Manifest[] = readdirSync(path.join(root, "deploy/kubernetes"))
   .filter((file) => file.endsWith(".yaml") && file !== "kustomization.yaml")
   .flatMap((file) =>
@@ -136,7 +153,7 @@ describe("the example deployments", () => {
     const environments = [
       ...Object.values(compose.services)
         .filter((service) => !service.image?.startsWith("postgres"))
-        .map((service) => service.environment ?? {}),
+        .map((service) => interpolated(service.environment ?? {})),
       ...workloads.flatMap((m) => podOf(m).containers.map(envOf)),
     ];
     for (const env of environments) {
