@@ -12,6 +12,7 @@ import type {
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
+import { priceKindOf } from "../payability/requirement-verdict";
 import type { QueryReading } from "../search/catalogue-search";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
@@ -85,6 +86,7 @@ export function paymentOptionJson(option: PaymentOptionRecord) {
     source: option.source,
     source_url: option.sourceUrl,
     scheme: option.scheme,
+    price_kind: priceKindOf(option.scheme),
     network: option.network,
     network_name: option.networkName,
     asset: option.asset,

@@ -1,6 +1,7 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { parsePaymentRequired } from "@x402/core/schemas";
 import { readCallDescription } from "./call-description";
+import { readChallengeTraits } from "./challenge-traits";
 import { normaliseAccepts } from "./normalise";
 import type { PaymentChallenge } from "./types";
 
@@ -98,6 +99,7 @@ export function parsePaymentChallenge(input: ChallengeInput): PaymentChallenge {
       error: notPaymentRequired ?? payload,
       warnings,
       call: null,
+      traits: readChallengeTraits(null),
     };
   }
 
@@ -108,9 +110,11 @@ export function parsePaymentChallenge(input: ChallengeInput): PaymentChallenge {
   const accepts = normaliseAccepts(payload.accepts, x402Version);
   warnings.push(...accepts.warnings);
 
+  const traits = readChallengeTraits(payload);
   let error = notPaymentRequired;
+  if (error === null && traits.auth_only) error = "authentication only: a sign-in challenge without a price";
   if (error === null && accepts.options.length === 0) error = "no payment options";
   if (error === null && accepts.wellFormedCount === 0) error = "no well-formed payment option";
   const call = readCallDescription({ extensions: payload.extensions, accepts: payload.accepts }, warnings);
-  return { valid: error === null, x402Version, options: accepts.options, error, warnings, call };
+  return { valid: error === null, x402Version, options: accepts.options, error, warnings, call, traits };
 }

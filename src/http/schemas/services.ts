@@ -17,7 +17,7 @@ import {
   serviceIdParam,
   textParam,
 } from "./common";
-import { optionPayabilityFields, payabilitySchema } from "./payability";
+import { optionPayabilityFields, payabilitySchema, priceKindSchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
@@ -306,6 +306,7 @@ export const paymentOptionSchema = z
       description: "The claiming source's page of the service (as a service's source_url); null for probes.",
     }),
     scheme: z.string().nullable().meta({ description: "x402 payment scheme, e.g. exact." }),
+    price_kind: priceKindSchema,
     network: z.string().nullable().meta({ description: "CAIP-2, e.g. eip155:8453." }),
     network_name: z.string().nullable().meta({ description: "The network's common name, e.g. Base." }),
     asset: z.string().nullable().meta({ description: "Token address." }),
