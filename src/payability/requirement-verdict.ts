@@ -39,6 +39,13 @@ const ADDRESS_RULES: Record<Family, AddressRule> = {
   solana: { valid: (a) => BASE58_KEY.test(a), shape: "a base58 public key" },
 };
 
+/** True when `address` is an account address on the CAIP-2 network's chain family (and not EVM zero). */
+export function addressValidOn(caip2: string, address: string): boolean {
+  const family = familyOf(caip2);
+  if (family === null) return true;
+  return ADDRESS_RULES[family].valid(address) && !(family === "evm" && EVM_ZERO.test(address));
+}
+
 function familyOf(caip2: string): Family | null {
   if (caip2.startsWith("eip155:")) return "evm";
   if (caip2.startsWith("solana:")) return "solana";

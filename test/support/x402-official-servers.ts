@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
-import type { FacilitatorClient } from "@x402/core/server";
+import type { FacilitatorClient, RouteConfig } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { UptoEvmScheme } from "@x402/evm/upto/server";
-import { paymentMiddleware, type RoutesConfig, x402ResourceServer } from "@x402/express";
+import { paymentMiddleware, x402ResourceServer } from "@x402/express";
 import { ExactSvmScheme } from "@x402/svm/exact/server";
 import express, { type RequestHandler } from "express";
 import { paymentMiddleware as legacyPaymentMiddleware } from "x402-express";
@@ -77,7 +77,7 @@ async function answersOf(middleware: RequestHandler, paths: string[]): Promise<F
 
 /** v2 (@x402/express) answers, one per route, in the order given. */
 export async function officialV2Answers(
-  routes: RoutesConfig & Record<string, unknown>,
+  routes: Record<string, RouteConfig>,
   options: { solanaFeePayer?: string | null } = {},
 ): Promise<FixtureAnswer[]> {
   const server = new x402ResourceServer(facilitatorStub(options.solanaFeePayer ?? FEE_PAYER))
@@ -89,7 +89,7 @@ export async function officialV2Answers(
 }
 
 /** v1 (x402-express) answers for EVM routes; the legacy middleware prices them without a facilitator. */
-export async function officialV1Answers(routes: Record<string, { price: string; network: string }>) {
+export async function officialV1Answers(routes: Parameters<typeof legacyPaymentMiddleware>[1] & object) {
   const middleware = legacyPaymentMiddleware(SELLER_EVM, routes) as unknown as RequestHandler;
   return answersOf(middleware, Object.keys(routes));
 }
