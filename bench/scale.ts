@@ -626,6 +626,8 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
                   warnings: [],
                   error: null,
                   redirects: 0,
+                  checks: [],
+                  authOnly: false,
                 },
               });
               announcer.changed();

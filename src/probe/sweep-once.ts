@@ -2,6 +2,7 @@ import { finishProbeSweep, startProbeSweep } from "../catalogue/probe-sweeps";
 import { listProbeTargets } from "../catalogue/probe-writes";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
+import { refreshTrust } from "../trust/refresh";
 import type { ProbeOutcome } from "./probe-endpoint";
 import { HostRateLimiter } from "./rate-limit";
 import { type HostResolver, systemResolver } from "./resolve-target";
@@ -70,6 +71,7 @@ export async function sweepOnce(deps: SweepOnceDeps): Promise<SweepSummary> {
   };
   await Promise.all(Array.from({ length: Math.min(deps.settings.concurrency, targets.length) }, slot));
   await finishProbeSweep(deps.db, sweepId);
+  if (!deps.signal.aborted) await refreshTrust(deps.db, deps.settings.trust, deps.logger);
   await changes.flush();
   return {
     endpoints: targets.length,

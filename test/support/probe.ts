@@ -27,6 +27,13 @@ export function testProbeSettings(overrides: Partial<ProbeSettings> = {}): Probe
     allowedNetworks: ["127.0.0.1/32"],
     userAgent: TEST_USER_AGENT,
     pollingIntervalSeconds: 0.5,
+    trust: {
+      downProbes: 3,
+      downAfterMs: 3_600_000,
+      deadAfterMs: 604_800_000,
+      zombieAfterMs: 86_400_000,
+      slowP99Ms: 5_000,
+    },
     ...overrides,
   };
 }
@@ -81,6 +88,8 @@ export function probeResult(overrides: Partial<ProbeResult> = {}): ProbeResult {
     warnings: [],
     error: null,
     redirects: 0,
+    checks: [],
+    authOnly: false,
     ...overrides,
   };
 }
