@@ -8,6 +8,7 @@ import type {
   PaymentOptionRecord,
   ServiceDetail,
   SourceListing,
+  TrustRecord,
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
@@ -123,7 +124,23 @@ function endpointDetailJson(endpoint: EndpointDetail) {
       listing_age_days: endpoint.evidence.listingAgeDays,
     },
     drift: driftJson(endpoint.drift),
+    ...endpointTrustJson(endpoint.trust),
   };
+}
+
+function serviceTrustJson(trust: TrustRecord) {
+  return {
+    health: trust.health,
+    health_reason: trust.healthReason,
+    health_changed_at: iso(trust.healthChangedAt),
+    grade: trust.grade,
+    score: trust.score,
+    warnings: trust.warnings,
+  };
+}
+
+function endpointTrustJson(trust: TrustRecord) {
+  return { ...serviceTrustJson(trust), checks: trust.checks };
 }
 
 function sourceListingJson(source: SourceListing) {
@@ -143,6 +160,7 @@ export function serviceDetailJson(detail: ServiceDetail) {
     ...serviceJson(detail.service),
     endpoints: detail.endpoints.map(endpointDetailJson),
     probe: probeJson(detail.probe),
+    ...serviceTrustJson(detail.trust),
     sources: detail.sources.map(sourceListingJson),
   };
 }

@@ -19,6 +19,7 @@ import {
 } from "./common";
 import { optionPayabilityFields, payabilitySchema, priceKindSchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
+import { endpointTrustFields, serviceTrustFields } from "./trust";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 
@@ -342,6 +343,7 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
     self_reported: selfReportedSchema,
     evidence: evidenceSchema,
     drift: driftSchema,
+    ...endpointTrustFields,
   })
   .meta({ id: "ServiceDetailEndpoint" });
 
@@ -368,6 +370,7 @@ export const serviceDetailSchema = serviceSchema
       .array(serviceDetailEndpointSchema)
       .meta({ description: "Endpoints of every row of the entry." }),
     probe: probeSchema,
+    ...serviceTrustFields,
     sources: z.array(sourceListingSchema).meta({ description: "Every source that listed the entry." }),
   })
   .meta({ id: "ServiceDetail" });

@@ -1,4 +1,5 @@
 import { Webhook } from "standardwebhooks";
+import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureOrganisation } from "../../../src/accounts/organisations";
 import { AddressPolicy } from "../../../src/probe/ssrf-guard";
@@ -7,6 +8,7 @@ import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
 import { deliver } from "../../../src/webhooks/delivery-worker";
 import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { createWebhookEndpoint } from "../../../src/webhooks/webhook-endpoints";
+import { createTestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
@@ -143,6 +145,16 @@ describe("health lifecycle through real probes", () => {
     // A dead endpoint is probed daily, not every sweep.
     expect(origin.requests.filter((r) => r.path === "/dies").length).toBe(probesBefore);
     expect((await health())["/flaps"]?.health).toBe("degraded");
+  });
+
+  it("when the service detail is read, then each endpoint shows its health, checks, grade, score and warnings", async () => {
+    const api = createTestApp(database);
+    const detail = await request(api.app).get(`/v1/services/${ids.service}`);
+    expect(detail.status).toBe(200);
+    const dies = detail.body.endpoints.find((e: { url: string }) => e.url.endsWith("/dies"));
+    expect(dies).toMatchObject({ health: "dead", grade: "F", warnings: expect.arrayContaining(["dead"]) });
+    expect(dies.checks.find((c: { id: string }) => c.id === "answers_402")).toMatchObject({ result: "fail" });
+    expect(detail.body).toMatchObject({ health: "degraded", grade: expect.stringMatching(/^[A-F]$/) });
   });
 
   it("when the changes are delivered, then the webhook receives each transition with old, new, reason and probes, signed", async () => {
