@@ -162,3 +162,16 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
     return outcome;
   });
 }
+
+/** The endpoint of a listed service with this method and URL, if the catalogue has one. */
+export async function findListedEndpoint(
+  db: Database,
+  method: string,
+  url: string,
+): Promise<{ id: string; serviceId: string } | null> {
+  const rows = await db.$queryRaw<{ id: string; serviceId: string }[]>`
+    SELECT e.id::text AS id, e.service_id::text AS "serviceId" FROM endpoints e JOIN services s ON s.id = e.service_id
+    WHERE s.status = 'listed' AND e.url = ${url} AND upper(e.method) = ${method.toUpperCase()}
+    ORDER BY e.id LIMIT 1`;
+  return rows[0] ?? null;
+}

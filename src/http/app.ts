@@ -9,6 +9,7 @@ import type { Logger } from "../logging/logger";
 import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
+import { type Preflight, preflightWith } from "../trust/preflight";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
@@ -23,6 +24,7 @@ import { eventsRouter } from "./routes/events";
 import { exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
 import { paymentOrdersRouter } from "./routes/payment-orders";
+import { preflightRouter } from "./routes/preflight";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
@@ -73,6 +75,8 @@ export interface AppDependencies {
   subscriptionGraceMs?: number;
   /** Webhook endpoints' URL guard, clock and worker wake-up (src/webhooks); default: public addresses only. */
   webhooks?: Omit<WebhookRouteDeps, "db">;
+  /** Probes on demand (POST /v1/preflight, MCP preflight_endpoint); default: the probe defaults, public addresses only. */
+  preflight?: Preflight;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -92,6 +96,7 @@ export function createApp({
   settlementChains = [],
   subscriptionGraceMs = 72 * 3_600_000,
   webhooks = { allowedNetworks: [] },
+  preflight = preflightWith(db),
 }: AppDependencies): Express {
   const search = new InMemoryCatalogueSearch({
     pool,
@@ -131,7 +136,8 @@ export function createApp({
   app.use(exportsRouter(pool, search));
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
-  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger));
+  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger, preflight));
+  app.use(preflightRouter(preflight));
   app.use(docsRouter());
   app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));

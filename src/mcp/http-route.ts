@@ -1,6 +1,8 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { Router } from "express";
+import { preflightCaller } from "../http/routes/preflight";
 import type { Logger } from "../logging/logger";
+import type { Preflight } from "../trust/preflight";
 import type { CatalogueReader } from "./catalogue-reader";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
 
@@ -10,12 +12,15 @@ import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
  * rather than an SSE stream. GET (a server-to-client stream) and DELETE (ending a session) have
  * nothing to do without sessions: 405, as the transport's specification allows.
  */
-export function mcpRouter(reader: CatalogueReader, logger: Logger): Router {
+export function mcpRouter(reader: CatalogueReader, logger: Logger, preflight: Preflight): Router {
   const router = Router();
   router
     .route("/mcp")
     .post(express.json({ limit: "256kb" }), async (req, res) => {
-      const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
+      const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO, {
+        preflight,
+        caller: preflightCaller(req),
+      });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

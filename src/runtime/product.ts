@@ -17,6 +17,7 @@ import { startProbing } from "../probe/start-probing";
 import { catalogueImages } from "../search/catalogue-search";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
+import { preflightWith } from "../trust/preflight";
 import { startWebhookDelivery } from "../webhooks/delivery-worker";
 import { webhookSettingsFromConfig } from "../webhooks/settings";
 import { openDatabaseServer } from "./database";
@@ -83,6 +84,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       settlementChains: config.SETTLEMENT_CHAINS,
       subscriptionGraceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, notify: webhooks.notify },
+      preflight: preflightWith(db, probeSettingsFromConfig(config)),
     }),
     config.PORT,
     config.HOST,

@@ -29,6 +29,7 @@ export interface TestAppOptions {
   settlementChains?: AppDependencies["settlementChains"];
   webhooks?: AppDependencies["webhooks"];
   subscriptionGraceMs?: AppDependencies["subscriptionGraceMs"];
+  preflight?: AppDependencies["preflight"];
 }
 
 /**
@@ -52,6 +53,7 @@ export function createTestApp(
     settlementChains: options.settlementChains,
     webhooks: options.webhooks,
     subscriptionGraceMs: options.subscriptionGraceMs,
+    preflight: options.preflight,
   });
   return {
     app,
