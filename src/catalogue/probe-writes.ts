@@ -111,7 +111,7 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
         SELECT id, ${probedAt}::timestamptz, ${result.outcome}, ${result.statusCode}::int, ${result.latencyMs}::float8,
           ${result.challengeValid}, ${result.x402Version}::int, ${result.error},
           ${result.outcome === "challenge" ? JSON.stringify(result.options) : null}::jsonb, ${jsonOrNull(record.drift)}::jsonb,
-          ${JSON.stringify(result.checks)}::jsonb, ${result.authOnly}
+          ${JSON.stringify(result.checks)}::jsonb, ${result.traits.auth_only}
         FROM target
       ), summary AS (
         UPDATE endpoints e SET

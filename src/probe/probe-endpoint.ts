@@ -1,5 +1,6 @@
 import { drift, type PaymentDrift, type PaymentOption, parsePaymentChallenge } from "../payments";
 import type { CallDescription } from "../payments/call-description";
+import { type ChallengeTraits, readChallengeTraits } from "../payments/challenge-traits";
 import { challengeChecks } from "../trust/checks/challenge";
 import type { Check } from "../trust/types";
 import { type GuardedRequestDeps, guardedRequest } from "./guarded-request";
@@ -32,8 +33,8 @@ export interface ProbeResult {
   redirects: number;
   /** The checks this answer decides on its own (src/trust/checks/challenge.ts). */
   checks: Check[];
-  /** A 402 asking for a sign-in, not a payment. */
-  authOnly: boolean;
+  /** What the challenge says about itself: auth only, idempotent, the seller's self-reported name, tags, icon. */
+  traits: ChallengeTraits;
 }
 
 export interface ProbeTarget {
@@ -59,7 +60,7 @@ function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "st
   const challenge = parsePaymentChallenge(input);
   const warnings = [...base.warnings, ...challenge.warnings];
   const checks = challengeChecks(input);
-  const authOnly = challenge.traits.auth_only;
+  const { traits } = challenge;
   const hasPayload = challenge.x402Version !== null || challenge.options.length > 0;
   if (status === 402 && hasPayload) {
     return {
@@ -73,7 +74,7 @@ function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "st
       warnings,
       error: challenge.error,
       checks,
-      authOnly,
+      traits,
     };
   }
   const isError = status >= 400 && status !== 402;
@@ -84,7 +85,7 @@ function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "st
     warnings,
     error: isError ? `HTTP ${status}` : challenge.error,
     checks,
-    authOnly,
+    traits,
   };
 }
 
@@ -109,7 +110,7 @@ export async function probeEndpoint(endpoint: ProbeTarget, deps: ProbeDeps): Pro
     error: null,
     redirects: answer.redirects,
     checks: challengeChecks(null),
-    authOnly: false,
+    traits: readChallengeTraits(null),
   };
   if (answer.kind === "answer") {
     if (answer.response.truncated) {

@@ -116,7 +116,7 @@ export class Preflight {
       checks,
       zombieSince: null,
       livePayable: probe.outcome === "challenge" ? payable : null,
-      authOnly: probe.authOnly,
+      authOnly: probe.traits.auth_only,
       slowP99: false,
       serviceFirstSeenAt: now,
       payToChangedAt: null,

@@ -1,4 +1,5 @@
 import type { Database } from "../../src/db/prisma-client";
+import { readChallengeTraits } from "../../src/payments/challenge-traits";
 import type { ProbeDeps, ProbeResult } from "../../src/probe/probe-endpoint";
 import { HostRateLimiter } from "../../src/probe/rate-limit";
 import { type HostResolver, systemResolver } from "../../src/probe/resolve-target";
@@ -89,7 +90,7 @@ export function probeResult(overrides: Partial<ProbeResult> = {}): ProbeResult {
     error: null,
     redirects: 0,
     checks: [],
-    authOnly: false,
+    traits: readChallengeTraits(null),
     ...overrides,
   };
 }

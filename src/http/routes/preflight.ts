@@ -19,7 +19,10 @@ export function preflightJson(url: string, method: string, r: PreflightResult) {
     x402_version: r.probe.x402Version,
     challenge_valid: r.probe.challengeValid,
     error: r.probe.error,
-    auth_only: r.probe.authOnly,
+    auth_only: r.probe.traits.auth_only,
+    idempotent: r.probe.traits.idempotent,
+    extensions: r.probe.traits.extensions,
+    self_reported: r.probe.traits.self_reported,
     payment_options: r.probe.options.map((o) => ({
       origin: "probe" as const,
       scheme: o.scheme,

@@ -50,6 +50,22 @@ export const preflightSchema = z
     auth_only: z
       .boolean()
       .meta({ description: "The 402 asks for a sign-in (sign-in-with-x), not a payment." }),
+    idempotent: z
+      .boolean()
+      .meta({
+        description: "The payment-identifier extension is offered: a retried payment is charged once.",
+      }),
+    extensions: z.array(z.string()).meta({ description: "The challenge's extensions, by name." }),
+    self_reported: z
+      .strictObject({
+        service_name: z
+          .string()
+          .nullable()
+          .meta({ description: "resource.serviceName, as the seller wrote it." }),
+        tags: z.array(z.string()).meta({ description: "resource.tags, as the seller wrote them." }),
+        icon_url: z.string().nullable().meta({ description: "resource.iconUrl, as the seller wrote it." }),
+      })
+      .meta({ description: "What the v2 challenge says about its service: the seller's words, not ours." }),
     payment_options: z.array(paymentOptionSchema.omit({ source: true, source_url: true })).meta({
       description: "The live challenge's payment options, as the official client would read them.",
     }),

@@ -78,6 +78,9 @@ describe("POST /v1/preflight and the preflight_endpoint tool", () => {
       x402_version: 2,
       payable: true,
       warnings: [],
+      auth_only: false,
+      idempotent: false,
+      self_reported: { service_name: null, tags: [], icon_url: null },
     });
     expect(response.body.payment_options[0]).toMatchObject({ price_kind: "exact", payable: true });
     expect(response.body.checks.find((c: { id: string }) => c.id === "signing_domain")).toMatchObject({
