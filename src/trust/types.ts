@@ -2,16 +2,21 @@
  * The named checks run on every endpoint, each with a result, a reason a person can read and the
  * evidence it rests on. Ids and results are part of the API: clients filter on them.
  */
-export const CHECK_IDS = [
-  "answers_402",
-  "challenge_valid",
-  "version_channel",
+/** The checks of a challenge's payment options (not applicable when it offers none). */
+export const OPTION_CHECK_IDS = [
   "atomic_amount",
   "known_network",
   "canonical_asset",
   "signing_domain",
   "svm_fee_payer",
   "pay_to_valid",
+] as const;
+
+export const CHECK_IDS = [
+  "answers_402",
+  "challenge_valid",
+  "version_channel",
+  ...OPTION_CHECK_IDS,
   "matches_listing",
   "input_described",
   "https",

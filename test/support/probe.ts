@@ -1,3 +1,4 @@
+import { loadConfig } from "../../src/config/config";
 import type { Database } from "../../src/db/prisma-client";
 import { readChallengeTraits } from "../../src/payments/challenge-traits";
 import type { ProbeDeps, ProbeResult } from "../../src/probe/probe-endpoint";
@@ -6,6 +7,7 @@ import { type HostResolver, systemResolver } from "../../src/probe/resolve-targe
 import type { ProbeSettings } from "../../src/probe/settings";
 import { AddressPolicy } from "../../src/probe/ssrf-guard";
 import { handleProbeJob, type ProbeWorkerDeps } from "../../src/probe/worker";
+import { trustSettingsFromConfig } from "../../src/trust/refresh";
 import { probeOption } from "../unit/payments/fixtures";
 import { testLogger } from "./logger";
 
@@ -28,13 +30,7 @@ export function testProbeSettings(overrides: Partial<ProbeSettings> = {}): Probe
     allowedNetworks: ["127.0.0.1/32"],
     userAgent: TEST_USER_AGENT,
     pollingIntervalSeconds: 0.5,
-    trust: {
-      downProbes: 3,
-      downAfterMs: 3_600_000,
-      deadAfterMs: 604_800_000,
-      zombieAfterMs: 86_400_000,
-      slowP99Ms: 5_000,
-    },
+    trust: trustSettingsFromConfig(loadConfig({})),
     ...overrides,
   };
 }

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@solana/kit";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { UptoEvmScheme } from "@x402/evm/upto/client";
@@ -8,7 +6,7 @@ import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { ExactSvmSchemeV1 } from "@x402/svm/exact/v1/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { wrapFetchWithPayment as wrapV1 } from "x402-fetch";
-import { type FixtureAnswer, X402Fixture } from "./x402-fixture";
+import { type FixtureAnswer, type FixtureRequest, X402Fixture } from "./x402-fixture";
 
 /**
  * The official x402 clients as referees: each is handed one 402 answer (served from a loopback
@@ -25,68 +23,49 @@ export interface RefereeVerdict {
 const PAYMENT_HEADERS = ["payment-signature", "x-payment"];
 
 /** Answers the two JSON-RPC calls a Solana payment needs: a 6-decimal SPL mint and a blockhash. */
-class SolanaRpcStub {
-  private server: http.Server | null = null;
-  url = "";
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.answer(req, res));
-    await new Promise<void>((resolve) => this.server?.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
+function solanaRpc(request: FixtureRequest): FixtureAnswer {
+  const call = JSON.parse(request.body) as { id: unknown; method: string };
+  const context = { slot: 1 };
+  let result: unknown = null;
+  if (call.method === "getAccountInfo") {
+    // SPL mint layout: authority option (4) + authority (32) + supply (8) + decimals (1) + initialised (1) + freeze (36).
+    const mint = Buffer.alloc(82);
+    mint[44] = 6;
+    mint[45] = 1;
+    result = {
+      context,
+      value: {
+        data: [mint.toString("base64"), "base64"],
+        executable: false,
+        lamports: 1_461_600,
+        owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+        rentEpoch: 0,
+        space: 82,
+      },
+    };
+  } else if (call.method === "getLatestBlockhash") {
+    const blockhash = getBase58Decoder().decode(new Uint8Array(32).fill(7));
+    result = { context, value: { blockhash, lastValidBlockHeight: 1000 } };
   }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-
-  private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; method: string };
-    const context = { slot: 1 };
-    let result: unknown = null;
-    if (call.method === "getAccountInfo") {
-      // SPL mint layout: authority option (4) + authority (32) + supply (8) + decimals (1) + initialised (1) + freeze (36).
-      const mint = Buffer.alloc(82);
-      mint[44] = 6;
-      mint[45] = 1;
-      result = {
-        context,
-        value: {
-          data: [mint.toString("base64"), "base64"],
-          executable: false,
-          lamports: 1_461_600,
-          owner: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
-          rentEpoch: 0,
-          space: 82,
-        },
-      };
-    } else if (call.method === "getLatestBlockhash") {
-      const blockhash = getBase58Decoder().decode(new Uint8Array(32).fill(7));
-      result = { context, value: { blockhash, lastValidBlockHeight: 1000 } };
-    }
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
-  }
+  return { status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: call.id, result }) };
 }
 
 /** Both official client generations, wired to throwaway keys. */
 export class Referee {
-  private readonly rpc = new SolanaRpcStub();
+  /** Serves the challenges under /paid/… and the Solana JSON-RPC stub at /rpc. */
   private readonly origin = new X402Fixture();
   private solana: KeyPairSigner | null = null;
   private readonly evm = privateKeyToAccount(generatePrivateKey());
 
   async start(): Promise<this> {
-    await Promise.all([this.rpc.start(), this.origin.start()]);
+    await this.origin.start();
+    this.origin.set("/rpc", solanaRpc);
     this.solana = await generateKeyPairSigner();
     return this;
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.rpc.stop(), this.origin.stop()]);
+    await this.origin.stop();
   }
 
   /**
@@ -98,7 +77,7 @@ export class Referee {
     const solana = this.solanaSigner();
     const base = x402Client.fromConfig({ schemes: [], spendControls: false });
     const client = registerExactEvmScheme(base, { signer: this.evm });
-    const config = { rpcUrl: this.rpc.url };
+    const config = { rpcUrl: this.origin.url("/rpc") };
     client.register("solana:*", new ExactSvmScheme(solana, config));
     client.register("eip155:*", new UptoEvmScheme(this.evm));
     for (const network of ["solana", "solana-devnet"]) {

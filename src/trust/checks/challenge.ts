@@ -8,7 +8,7 @@ import {
   usdcNetworkOf,
 } from "../../payments/networks";
 import type { PaymentChallenge, PaymentOption } from "../../payments/types";
-import { type Check, check } from "../types";
+import { type Check, check, OPTION_CHECK_IDS } from "../types";
 
 /**
  * The checks one live answer decides on its own: whether it is a 402 with a usable x402
@@ -148,15 +148,6 @@ function inputDescribed(challenge: PaymentChallenge): Check {
   return check("input_described", "warn", "no Bazaar extension or v1 outputSchema describes the input");
 }
 
-const OPTION_CHECKS = [
-  "atomic_amount",
-  "known_network",
-  "canonical_asset",
-  "signing_domain",
-  "svm_fee_payer",
-  "pay_to_valid",
-] as const;
-
 function challengeValid(challenge: PaymentChallenge): Check {
   if (challenge.valid)
     return check("challenge_valid", "pass", "a well-formed x402 challenge", {
@@ -170,7 +161,7 @@ function challengeValid(challenge: PaymentChallenge): Check {
 function optionChecks(entries: Entry[], challenge: PaymentChallenge): Check[] {
   const { options, x402Version } = challenge;
   if (options.length === 0)
-    return OPTION_CHECKS.map((id) => check(id, "not_applicable", "no payment options"));
+    return OPTION_CHECK_IDS.map((id) => check(id, "not_applicable", "no payment options"));
   return [
     atomicAmount(entries, x402Version),
     knownNetwork(options, entries, x402Version),
@@ -195,7 +186,7 @@ export function challengeChecks(input: ChallengeInput | null): Check[] {
         typeof located === "string" ? located : none,
       ),
       versionChannel(null, null),
-      ...OPTION_CHECKS.map((id) => check(id, "not_applicable", none)),
+      ...OPTION_CHECK_IDS.map((id) => check(id, "not_applicable", none)),
       check("input_described", "not_applicable", none),
     ];
   }
