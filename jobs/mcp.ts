@@ -7,10 +7,10 @@ import { createReadPool } from "../src/db/read-pool";
 import { catalogueSerialisers } from "../src/http/catalogue-listing";
 import { CatalogueReader } from "../src/mcp/catalogue-reader";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "../src/mcp/server";
+import { probeSettingsFromConfig } from "../src/probe/settings";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { Shutdown } from "../src/runtime/shutdown";
-import { probeSettingsFromConfig } from "../src/probe/settings";
 import { catalogueImages, InMemoryCatalogueSearch } from "../src/search/catalogue-search";
 import { preflightWith } from "../src/trust/preflight";
 

@@ -50,11 +50,9 @@ export const preflightSchema = z
     auth_only: z
       .boolean()
       .meta({ description: "The 402 asks for a sign-in (sign-in-with-x), not a payment." }),
-    idempotent: z
-      .boolean()
-      .meta({
-        description: "The payment-identifier extension is offered: a retried payment is charged once.",
-      }),
+    idempotent: z.boolean().meta({
+      description: "The payment-identifier extension is offered: a retried payment is charged once.",
+    }),
     extensions: z.array(z.string()).meta({ description: "The challenge's extensions, by name." }),
     self_reported: z
       .strictObject({
