@@ -1,5 +1,26 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { WebhookSettings } from "../../src/webhooks/settings";
+
+/**
+ * Delivery settings for tests: loopback receivers allowed, retries due at once (the test drives
+ * them without waiting), a 72-hour retry window.
+ */
+export function testWebhookSettings(overrides: Partial<WebhookSettings> = {}): WebhookSettings {
+  return {
+    deliver: true,
+    allowedNetworks: ["127.0.0.0/8"],
+    eventRetentionDays: 30,
+    concurrency: 1,
+    pollMs: 1_000,
+    timeoutMs: 10_000,
+    retryWindowMs: 72 * 3_600_000,
+    firstRetryDelayMs: 0,
+    maxRetryDelayMs: 0,
+    userAgent: "test",
+    ...overrides,
+  };
+}
 
 export interface ReceivedRequest {
   path: string;

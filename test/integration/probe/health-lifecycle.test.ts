@@ -6,14 +6,13 @@ import { AddressPolicy } from "../../../src/probe/ssrf-guard";
 import { sweepOnce } from "../../../src/probe/sweep-once";
 import { claimDueDeliveries } from "../../../src/webhooks/deliveries";
 import { deliver } from "../../../src/webhooks/delivery-worker";
-import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { createWebhookEndpoint } from "../../../src/webhooks/webhook-endpoints";
 import { createTestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
 import { testProbeSettings } from "../../support/probe";
-import { startWebhookReceiver } from "../../support/webhook-receiver";
+import { startWebhookReceiver, testWebhookSettings } from "../../support/webhook-receiver";
 import { v1ChallengeBody } from "../../support/x402-challenges";
 import { X402Fixture } from "../../support/x402-fixture";
 
@@ -25,19 +24,10 @@ import { X402Fixture } from "../../support/x402-fixture";
 const ALLOWED = ["127.0.0.0/8"];
 const trust = { downProbes: 2, downAfterMs: 50, deadAfterMs: 4_000, zombieAfterMs: 2_500, slowP99Ms: 5_000 };
 const settings = testProbeSettings({ trust });
-const webhookSettings: WebhookSettings = {
-  deliver: true,
+const webhookSettings = testWebhookSettings({
   allowedNetworks: ALLOWED,
-  eventRetentionDays: 30,
-  concurrency: 1,
-  pollMs: 1_000,
-  timeoutMs: 10_000,
-  retryWindowMs: 3_600_000,
-  firstRetryDelayMs: 0,
-  maxRetryDelayMs: 0,
-  userAgent: "test",
   resolve: async (hostname) => [{ address: hostname, family: 4 }],
-};
+});
 
 const PAID = { status: 402, body: v1ChallengeBody() };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,7 +10,11 @@ import type { WebhookSettings } from "../../../src/webhooks/settings";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { testLogger } from "../../support/logger";
-import { type ReceivedRequest, startWebhookReceiver } from "../../support/webhook-receiver";
+import {
+  type ReceivedRequest,
+  startWebhookReceiver,
+  testWebhookSettings,
+} from "../../support/webhook-receiver";
 
 const HOUR = 3_600_000;
 const ALLOWED = ["127.0.0.0/8"];
@@ -22,20 +26,7 @@ const resolve: HostResolver = async (hostname) => {
   throw new Error(`unknown host ${hostname}`);
 };
 
-const settings: WebhookSettings = {
-  deliver: true,
-  allowedNetworks: ALLOWED,
-  eventRetentionDays: 30,
-  concurrency: 1,
-  pollMs: 1_000,
-  timeoutMs: 10_000,
-  retryWindowMs: 72 * HOUR,
-  // Retries are due at once, so the test drives them without waiting.
-  firstRetryDelayMs: 0,
-  maxRetryDelayMs: 0,
-  userAgent: "test",
-  resolve,
-};
+const settings: WebhookSettings = testWebhookSettings({ allowedNetworks: ALLOWED, resolve });
 
 function listed(name: string): NewEvent {
   const id = "00000000-0000-4000-8000-000000000001";
