@@ -10,6 +10,7 @@
 // first replica stored. A crash (heap out of memory) is reported as such.
 // One embedded Postgres serves every size. Standalone:
 // `node --import tsx bench/scale.ts [services …]` (default 10000 30000 100000).
+
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -23,6 +24,7 @@ import { recordProbe } from "../src/catalogue/probe-writes";
 import { refreshAllSearch, refreshServiceSearch } from "../src/catalogue/search-documents";
 import { markListed } from "../src/catalogue/service-writes";
 import { inTransaction } from "../src/db/transaction";
+import { readChallengeTraits } from "../src/payments/challenge-traits";
 import { probeChangeAnnouncer } from "../src/probe/start-probing";
 import { meanMatches, scenarios } from "./api";
 import { generateCatalogue } from "./api-catalogue";
@@ -626,6 +628,8 @@ async function measureSize(database: BenchDatabase, services: number): Promise<S
                   warnings: [],
                   error: null,
                   redirects: 0,
+                  checks: [],
+                  traits: readChallengeTraits(null),
                 },
               });
               announcer.changed();

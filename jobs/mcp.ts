@@ -2,14 +2,17 @@
 // as a child process. stdout carries only the protocol (logs go to stderr); it reads the same
 // database as `npm start` (DATABASE_URL, or the embedded Postgres in CATALOGUE_DATA_DIR).
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createPrismaClient } from "../src/db/prisma-client";
 import { createReadPool } from "../src/db/read-pool";
 import { catalogueSerialisers } from "../src/http/catalogue-listing";
 import { CatalogueReader } from "../src/mcp/catalogue-reader";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "../src/mcp/server";
+import { probeSettingsFromConfig } from "../src/probe/settings";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { Shutdown } from "../src/runtime/shutdown";
 import { catalogueImages, InMemoryCatalogueSearch } from "../src/search/catalogue-search";
+import { preflightWith } from "../src/trust/preflight";
 
 await runCli(
   "mcp server",
@@ -29,7 +32,12 @@ await runCli(
         images: catalogueImages(config.CATALOGUE_IMAGES),
       });
       const reader = new CatalogueReader({ pool, search });
-      const mcp = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
+      // preflight_endpoint records probes of catalogued endpoints, through Prisma on the same pool.
+      const db = createPrismaClient(pool);
+      shutdown.register("prisma", () => db.$disconnect());
+      // One desktop agent is the only caller of a stdio server.
+      const live = { preflight: preflightWith(db, probeSettingsFromConfig(config)), caller: "stdio" };
+      const mcp = createCatalogueMcpServer(reader, MCP_SERVER_INFO, live);
       const transport = new StdioServerTransport();
       // The client closing stdin ends the session, and with it this process, at once: a client
       // waits a moment, then sends SIGTERM, and a server still running then was killed midway.

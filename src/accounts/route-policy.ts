@@ -29,6 +29,7 @@ const POLICIES: Record<string, RoutePolicy> = {
   tags: CATALOGUE,
   crawls: CATALOGUE,
   "probe-sweeps": CATALOGUE,
+  preflight: CATALOGUE,
   "services.csv": EXPORTS,
   "history.csv": EXPORTS,
   "api-keys": { group: "keys", access: "protected", scope: "keys:write" },

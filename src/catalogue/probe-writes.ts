@@ -11,11 +11,17 @@ import { storablePaymentOption } from "./payment-options";
  * as much as everything else a probe does ten times over.
  */
 
-/** What a sweep enqueues: every endpoint of a listed service (a delisted one cannot be called). */
+/**
+ * What a sweep enqueues: every endpoint of a listed service (a delisted one cannot be called),
+ * except a dead one probed within the last day (dead endpoints are probed daily). Endpoints whose
+ * health changed in the last hour come first, so the sweep's per-host staggering probes them sooner.
+ */
 export async function listProbeTargets(db: Database): Promise<{ id: string; url: string }[]> {
   return db.$queryRaw<{ id: string; url: string }[]>`
     SELECT e.id::text AS id, e.url FROM endpoints e JOIN services s ON s.id = e.service_id
-    WHERE s.status = 'listed' ORDER BY e.id`;
+    WHERE s.status = 'listed'
+      AND NOT (e.health = 'dead' AND e.last_probed_at > now() - interval '1 day')
+    ORDER BY (e.health_changed_at > now() - interval '1 hour') IS TRUE DESC, e.id`;
 }
 
 export interface ProbeTargetRecord {
@@ -101,10 +107,11 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
         FROM endpoints WHERE id = ${endpointId}::uuid FOR UPDATE
       ), probe AS (
         INSERT INTO endpoint_probes (endpoint_id, probed_at, outcome, status_code, latency_ms, challenge_valid,
-          x402_version, error, options, drift)
+          x402_version, error, options, drift, checks, auth_only)
         SELECT id, ${probedAt}::timestamptz, ${result.outcome}, ${result.statusCode}::int, ${result.latencyMs}::float8,
           ${result.challengeValid}, ${result.x402Version}::int, ${result.error},
-          ${result.outcome === "challenge" ? JSON.stringify(result.options) : null}::jsonb, ${jsonOrNull(record.drift)}::jsonb
+          ${result.outcome === "challenge" ? JSON.stringify(result.options) : null}::jsonb, ${jsonOrNull(record.drift)}::jsonb,
+          ${JSON.stringify(result.checks)}::jsonb, ${result.traits.auth_only}
         FROM target
       ), summary AS (
         UPDATE endpoints e SET
@@ -154,4 +161,17 @@ export async function recordProbe(db: Database, record: ProbeRecord): Promise<Re
     }
     return outcome;
   });
+}
+
+/** The endpoint of a listed service with this method and URL, if the catalogue has one. */
+export async function findListedEndpoint(
+  db: Database,
+  method: string,
+  url: string,
+): Promise<{ id: string; serviceId: string } | null> {
+  const rows = await db.$queryRaw<{ id: string; serviceId: string }[]>`
+    SELECT e.id::text AS id, e.service_id::text AS "serviceId" FROM endpoints e JOIN services s ON s.id = e.service_id
+    WHERE s.status = 'listed' AND e.url = ${url} AND upper(e.method) = ${method.toUpperCase()}
+    ORDER BY e.id LIMIT 1`;
+  return rows[0] ?? null;
 }

@@ -4,6 +4,10 @@ import type { SourceKind } from "../generated/prisma/enums";
 import type { SelfReported } from "../normalise/self-reported";
 import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
 import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
+import type { Grade } from "../trust/grade";
+import type { Health } from "../trust/health";
+import type { Check } from "../trust/types";
+import type { Warning } from "../trust/warnings";
 import { isEntryMember } from "./catalogue-entries";
 import { type EndpointEvidence, endpointEvidence, payToSharedWith } from "./endpoint-evidence";
 import {
@@ -62,6 +66,18 @@ export interface EndpointDetail {
   selfReported: SelfReported | null;
   evidence: EndpointEvidence;
   drift: EndpointDrift | null;
+  trust: TrustRecord;
+}
+
+/** The stored trust verdicts of an endpoint or service (src/trust/refresh.ts); checks only for endpoints. */
+export interface TrustRecord {
+  health: Health;
+  healthReason: string | null;
+  healthChangedAt: Date | null;
+  checks: Check[] | null;
+  grade: Grade | null;
+  score: number | null;
+  warnings: Warning[];
 }
 
 export interface SourceListing {
@@ -80,6 +96,7 @@ export interface ServiceDetail {
   endpoints: EndpointDetail[];
   sources: SourceListing[];
   probe: ProbeSummary;
+  trust: TrustRecord;
 }
 
 /** A payment option `po` (with its source `src`) field by field: one list for rows and for JSON. */
@@ -155,6 +172,22 @@ const ENTRY_SOURCES = jsonArray(
   Prisma.sql`(m.id = s.id) DESC, m.first_seen_at, m.id`,
 );
 
+/** The trust columns of the endpoint or service aliased `alias`, as JSON (times as text). */
+function trustJson(alias: string): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  const checks = alias === "e" ? Prisma.sql`${a}.checks` : Prisma.sql`NULL::jsonb`;
+  return Prisma.sql`json_build_object('health', ${a}.health, 'healthReason', ${a}.health_reason,
+    'healthChangedAt', ${a}.health_changed_at, 'checks', ${checks}, 'grade', ${a}.grade, 'score', ${a}.score,
+    'warnings', to_jsonb(${a}.trust_warnings))`;
+}
+
+type TrustJson = AsJson<TrustRecord, "healthChangedAt"> & { healthChangedAt: string | null };
+
+const trustOf = (json: TrustJson): TrustRecord => ({
+  ...json,
+  healthChangedAt: json.healthChangedAt === null ? null : new Date(json.healthChangedAt),
+});
+
 /** Endpoints of every row of the entry `s`, the primary's first, each row's in page order. */
 function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
   return jsonArray(
@@ -177,6 +210,7 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
       ],
       ["probe", endpointProbeJson("e", asOf)],
       ["drift", latestDriftJson("e", asOf)],
+      ["trust", trustJson("e")],
     ],
     Prisma.sql`FROM services m JOIN endpoints e ON e.service_id = m.id WHERE ${isEntryMember("m", "s")}`,
     Prisma.sql`(m.id = s.id) DESC, m.first_seen_at, m.id, e.position, e.id`,
@@ -200,9 +234,11 @@ interface EndpointJson {
   paymentOptions: OptionJson[];
   probe: ProbeJson;
   drift: Parameters<typeof driftOf>[0];
+  trust: TrustJson;
 }
 
 interface DetailRow extends ServiceRecord {
+  trustRow: TrustJson;
   endpointRows: EndpointJson[];
   sourceRows: AsJson<SourceListing, "firstSeenAt" | "lastSeenAt">[];
   probeRow: ProbeJson;
@@ -241,6 +277,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
         selfReported: row.selfReported,
         evidence: endpointEvidence(row.payToSharedWith, probe, new Date(row.listedSince), asOf),
         drift: driftOf(row.drift),
+        trust: trustOf(row.trust),
       });
     }
   }
@@ -254,7 +291,8 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
 /** Built once: the text is large, and only the row id ($1) and the end of probe windows ($2) vary. */
 const DETAIL = fixedStatement(Prisma.sql`
   SELECT ${SERVICE_COLUMNS}, ${entryEndpoints(Prisma.raw("$2::timestamptz"))} AS "endpointRows",
-    ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow"
+    ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow",
+    ${trustJson("s")} AS "trustRow"
   FROM ${fromEntryOfRow(Prisma.raw("$1::uuid"))}`);
 
 /**
@@ -271,9 +309,10 @@ export async function getServiceDetail(
     rows: [row],
   } = await pool.query<DetailRow>({ ...DETAIL, values: [id, asOf] });
   if (!row) return null;
-  const { endpointRows, sourceRows, probeRow, ...service } = row;
+  const { endpointRows, sourceRows, probeRow, trustRow, ...service } = row;
   return {
     service,
+    trust: trustOf(trustRow),
     endpoints: mergeEndpoints(endpointRows, asOf),
     sources: sourceRows.map((source) => ({
       ...source,

@@ -113,3 +113,19 @@ export const siteOverridesSchema = z.record(
     labels: z.strictObject(Object.fromEntries(LABEL_FIELDS.map((field) => [field, wordings.optional()]))),
   }),
 ) as unknown as z.ZodType<Record<string, { labels: LabelAliases }>>;
+
+const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration such as `90s`, `45m`, `1h` or `7d` (a whole number and one unit), read as milliseconds. */
+export const duration = z
+  .string()
+  .trim()
+  .regex(/^\d+[smhd]$/, {
+    error: "must be a whole number and a unit s, m, h or d, such as 90s, 45m, 1h or 7d",
+  })
+  .transform(
+    (text) => Number(text.slice(0, -1)) * DURATION_UNITS_MS[text.slice(-1) as keyof typeof DURATION_UNITS_MS],
+  )
+  .refine((ms) => ms > 0 && Number.isSafeInteger(ms), {
+    error: "must be more than zero and not absurdly long",
+  });

@@ -83,6 +83,36 @@ export const endpointVerificationChangedData = z.strictObject({
   new_outcome: z.string().meta({ description: "The latest probe's verdict." }),
 });
 
+const healthState = z.enum(["unknown", "live", "degraded", "down", "dead"]);
+
+const decidingProbe = z
+  .strictObject({
+    probed_at: z.string().meta({ description: "When (ISO 8601)." }),
+    outcome: z.string().meta({ description: "challenge, no_challenge, http_error or network_error." }),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The HTTP status; null without an answer." }),
+    challenge_valid: z.boolean().meta({ description: "Whether it carried a valid x402 challenge." }),
+  })
+  .meta({ id: "EventDecidingProbe" });
+
+const healthChange = {
+  old_health: healthState.meta({ description: "The previous health." }),
+  new_health: healthState.meta({ description: "The health now (src/trust/health.ts)." }),
+  reason: z.string().meta({ description: "Why, in words (probe counts, how long)." }),
+};
+
+export const endpointHealthChangedData = z.strictObject({
+  service_id: id,
+  endpoint: endpointRef,
+  ...healthChange,
+  probes: z.array(decidingProbe).meta({ description: "The latest probes that decided, newest first." }),
+});
+
+export const serviceHealthChangedData = z.strictObject({ service_id: id, ...healthChange });
+
 export const crawlEventData = z.strictObject({
   crawl_run_id: id.meta({ description: "The run (GET /v1/crawls)." }),
   source: z.string().meta({ description: "The source crawled." }),

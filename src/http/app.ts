@@ -11,6 +11,7 @@ import { mcpRouter } from "../mcp/http-route";
 import { countRequests, metricsRouter } from "../metrics/http-metrics";
 import { metrics as productMetrics } from "../metrics/metrics";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
+import { type Preflight, preflightWith } from "../trust/preflight";
 import { SecretKeyRing } from "../webhooks/secret-keys";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
@@ -27,6 +28,7 @@ import { eventsRouter } from "./routes/events";
 import { exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
 import { paymentOrdersRouter } from "./routes/payment-orders";
+import { preflightRouter } from "./routes/preflight";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
 import { rootRouter } from "./routes/root";
 import { servicesRouter } from "./routes/services";
@@ -85,6 +87,8 @@ export interface AppDependencies {
    * /metrics is served here too when `serve` (no METRICS_PORT). Omitted: neither (tests that do not care).
    */
   metrics?: { serve: boolean };
+  /** Probes on demand (POST /v1/preflight, MCP preflight_endpoint); default: the probe defaults, public addresses only. */
+  preflight?: Preflight;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -105,6 +109,7 @@ export function createApp({
   subscriptionGraceMs = 72 * 3_600_000,
   webhooks = { allowedNetworks: [], secretKeys: SecretKeyRing.ephemeral() },
   metrics,
+  preflight = preflightWith(db),
 }: AppDependencies): Express {
   const readiness = new CatalogueReadiness();
   const search = new InMemoryCatalogueSearch({
@@ -152,7 +157,8 @@ export function createApp({
   app.use(exportsRouter(pool, search));
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
-  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger));
+  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger, preflight));
+  app.use(preflightRouter(preflight));
   app.use(docsRouter());
   app.use(llmsRouter());
   app.use(accountsRouter(db, pool, accounts));

@@ -8,10 +8,12 @@ import type {
   PaymentOptionRecord,
   ServiceDetail,
   SourceListing,
+  TrustRecord,
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
+import { priceKindOf } from "../payability/requirement-verdict";
 import type { QueryReading } from "../search/catalogue-search";
 
 /** The one place records become API JSON: snake_case names, ISO 8601 dates, decimals as strings. */
@@ -85,6 +87,7 @@ export function paymentOptionJson(option: PaymentOptionRecord) {
     source: option.source,
     source_url: option.sourceUrl,
     scheme: option.scheme,
+    price_kind: priceKindOf(option.scheme),
     network: option.network,
     network_name: option.networkName,
     asset: option.asset,
@@ -121,7 +124,23 @@ function endpointDetailJson(endpoint: EndpointDetail) {
       listing_age_days: endpoint.evidence.listingAgeDays,
     },
     drift: driftJson(endpoint.drift),
+    ...endpointTrustJson(endpoint.trust),
   };
+}
+
+function serviceTrustJson(trust: TrustRecord) {
+  return {
+    health: trust.health,
+    health_reason: trust.healthReason,
+    health_changed_at: iso(trust.healthChangedAt),
+    grade: trust.grade,
+    score: trust.score,
+    warnings: trust.warnings,
+  };
+}
+
+function endpointTrustJson(trust: TrustRecord) {
+  return { ...serviceTrustJson(trust), checks: trust.checks };
 }
 
 function sourceListingJson(source: SourceListing) {
@@ -141,6 +160,7 @@ export function serviceDetailJson(detail: ServiceDetail) {
     ...serviceJson(detail.service),
     endpoints: detail.endpoints.map(endpointDetailJson),
     probe: probeJson(detail.probe),
+    ...serviceTrustJson(detail.trust),
     sources: detail.sources.map(sourceListingJson),
   };
 }

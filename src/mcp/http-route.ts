@@ -2,7 +2,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Router } from "express";
 import { jsonBody } from "../http/json-body";
 import { apiRouter } from "../http/router";
+import { preflightCaller } from "../http/routes/preflight";
 import type { Logger } from "../logging/logger";
+import type { Preflight } from "../trust/preflight";
 import type { CatalogueReader } from "./catalogue-reader";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
 
@@ -12,12 +14,15 @@ import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
  * rather than an SSE stream. GET (a server-to-client stream) and DELETE (ending a session) have
  * nothing to do without sessions: 405, as the transport's specification allows.
  */
-export function mcpRouter(reader: CatalogueReader, logger: Logger): Router {
+export function mcpRouter(reader: CatalogueReader, logger: Logger, preflight: Preflight): Router {
   const router = apiRouter();
   router
     .route("/mcp")
     .post(jsonBody("256kb"), async (req, res) => {
-      const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO);
+      const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO, {
+        preflight,
+        caller: preflightCaller(req),
+      });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

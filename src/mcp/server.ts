@@ -1,9 +1,11 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { preflightJson } from "../http/routes/preflight";
 import { categoryCountSchema } from "../http/schemas/catalogue";
 import { emptyAnswerHintSchema, integerParam, queryReadingSchema } from "../http/schemas/common";
 import { endpointHitSchema, endpointListQuery } from "../http/schemas/endpoints";
+import { preflightBody, preflightSchema } from "../http/schemas/preflight";
 import {
   fromBeforeTo,
   historyItemSchema,
@@ -14,6 +16,7 @@ import {
   serviceIdParams,
   serviceSchema,
 } from "../http/schemas/services";
+import { type Preflight, PreflightLimited } from "../trust/preflight";
 import type { CatalogueReader, JsonList, JsonObject, SearchList } from "./catalogue-reader";
 
 /**
@@ -128,15 +131,52 @@ export const MCP_TOOLS = {
     description:
       "A service's 30-day figures over time (from, to), oldest first, like GET /v1/services/{id}/history.",
   },
+  preflight_endpoint: {
+    title: "Preflight an x402 endpoint",
+    description:
+      "Call an endpoint now (one unpaid request through our SSRF guard; catalogued or not) and judge it before " +
+      "paying: its live 402 challenge, payment options, whether the official x402 client can pay it, the named " +
+      "checks, grade, score and warnings, like POST /v1/preflight. Answers are reused for 60 s per URL.",
+  },
   list_categories: {
     title: "Categories",
     description: "Every category with its number of listed services, like GET /v1/categories.",
   },
 } as const;
 
-export function createCatalogueMcpServer(reader: CatalogueReader, info: McpServerInfo): McpServer {
+/** The preflight tool's service and who calls it (its rate limit counts per caller). */
+export interface McpPreflight {
+  preflight: Preflight;
+  caller: string;
+}
+
+export function createCatalogueMcpServer(
+  reader: CatalogueReader,
+  info: McpServerInfo,
+  live: McpPreflight,
+): McpServer {
   const server = new McpServer(info);
   const readOnly = { readOnlyHint: true, openWorldHint: false };
+
+  server.registerTool(
+    "preflight_endpoint",
+    {
+      ...MCP_TOOLS.preflight_endpoint,
+      inputSchema: preflightBody,
+      // The shape without the component id, which the tool listing would emit as a bare reference.
+      outputSchema: z.strictObject(preflightSchema.shape),
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    async (body) => {
+      try {
+        const result = await live.preflight.run(body, live.caller);
+        return answer(preflightJson(body.url, body.method, result) as unknown as JsonObject);
+      } catch (error) {
+        if (!(error instanceof PreflightLimited)) throw error;
+        return { isError: true, content: [{ type: "text", text: error.message }] };
+      }
+    },
+  );
 
   server.registerTool(
     "search_services",

@@ -1,8 +1,9 @@
-import { resolveNetwork, usdcNetworkOf } from "../payments/networks";
+import { OFFICIAL_V1_NETWORKS, resolveNetwork, usdcNetworkOf } from "../payments/networks";
 
 /**
- * Whether a standard x402 client (the reference @x402 packages) could construct a payment from one
- * "accepts" entry exactly as published. The normaliser is lenient on purpose (it reads "$0.01" or
+ * Whether the official x402 clients (@x402/fetch with @x402/evm and @x402/svm; x402-fetch for
+ * v1) build a payment from one "accepts" entry exactly as published; the referee test
+ * (test/integration/probe/payability-referee.test.ts) holds every rule here against them. The normaliser is lenient on purpose (it reads "$0.01" or
  * "Base" so that prices and networks can be shown); this verdict is strict, because a client signs
  * what is written: an asset "USDC" or an amount "0.01" cannot be signed.
  */
@@ -12,8 +13,11 @@ export interface Payability {
   reasons: string[];
 }
 
-/** Payment schemes the x402 reference clients implement. */
-const KNOWN_SCHEMES = new Set(["exact"]);
+/**
+ * Payment schemes the official clients implement: `exact` (v1 and v2) and `upto` (v2; the
+ * amount is a ceiling, see price_kind).
+ */
+const KNOWN_SCHEMES = new Set(["exact", "upto"]);
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const EVM_ZERO = /^0x0{40}$/;
@@ -35,6 +39,13 @@ const ADDRESS_RULES: Record<Family, AddressRule> = {
   solana: { valid: (a) => BASE58_KEY.test(a), shape: "a base58 public key" },
 };
 
+/** True when `address` is an account address on the CAIP-2 network's chain family (and not EVM zero). */
+export function addressValidOn(caip2: string, address: string): boolean {
+  const family = familyOf(caip2);
+  if (family === null) return true;
+  return ADDRESS_RULES[family].valid(address) && !(family === "evm" && EVM_ZERO.test(address));
+}
+
 function familyOf(caip2: string): Family | null {
   if (caip2.startsWith("eip155:")) return "evm";
   if (caip2.startsWith("solana:")) return "solana";
@@ -46,11 +57,14 @@ const text = (value: unknown): string | null =>
 
 const shown = (value: unknown): string => (typeof value === "string" ? JSON.stringify(value) : String(value));
 
-function judgeScheme(raw: unknown, reasons: string[]): void {
+function judgeScheme(raw: unknown, version: 1 | 2, reasons: string[]): string | null {
   const scheme = text(raw);
   if (scheme === null) reasons.push("scheme is missing");
   else if (!KNOWN_SCHEMES.has(scheme))
-    reasons.push(`scheme ${shown(scheme)} is not one x402 clients implement`);
+    reasons.push(`scheme ${shown(scheme)} is not one the official x402 clients implement (exact, upto)`);
+  else if (scheme === "upto" && version === 1)
+    reasons.push('scheme "upto" is a v2 scheme; the official clients implement it for x402Version 2 only');
+  return scheme;
 }
 
 /** The CAIP-2 id a strict client would read, or null with a reason. */
@@ -77,6 +91,12 @@ function judgeNetwork(raw: unknown, version: 1 | 2, reasons: string[]): string |
   // v2 clients match requirements by CAIP-2 id; a v1 name there is read by no client.
   if (version === 2) {
     reasons.push(`network ${shown(network)} is a v1 name in a v2 entry (expected ${resolved.network})`);
+    return null;
+  }
+  if (!OFFICIAL_V1_NETWORKS.has(network)) {
+    reasons.push(
+      `network ${shown(network)} (${resolved.network}) is not in the official x402 clients' v1 network table`,
+    );
     return null;
   }
   return resolved.network;
@@ -143,13 +163,49 @@ function judgePayTo(raw: unknown, network: string | null, family: Family | null,
   else if (family === "evm" && EVM_ZERO.test(payTo)) reasons.push("payTo is the zero address");
 }
 
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+/**
+ * What the scheme's client reads from `extra`: the EIP-712 domain of the token for EVM `exact`
+ * by authorisation (Permit2 signs Permit2's own domain), the facilitator for EVM `upto`, the
+ * fee payer for Solana `exact`.
+ */
+function judgeExtra(
+  rawExtra: unknown,
+  scheme: string | null,
+  family: Family | null,
+  reasons: string[],
+): void {
+  const extra = record(rawExtra);
+  if (family === "evm" && scheme === "exact" && extra.assetTransferMethod !== "permit2") {
+    const missing = ["name", "version"].filter((key) => text(extra[key]) === null);
+    if (missing.length > 0)
+      reasons.push(
+        `extra.${missing.join(" and extra.")} missing: the client cannot sign the token's EIP-712 domain`,
+      );
+  }
+  if (family === "evm" && scheme === "upto") {
+    const facilitator = text(extra.facilitatorAddress);
+    if (facilitator === null || !EVM_ADDRESS.test(facilitator))
+      reasons.push("extra.facilitatorAddress missing or not an address: the upto client needs it");
+  }
+  if (family === "solana" && scheme === "exact") {
+    const feePayer = text(extra.feePayer);
+    if (feePayer === null || !BASE58_KEY.test(feePayer))
+      reasons.push("extra.feePayer missing or not a public key: the Solana client needs a fee payer");
+  }
+}
+
 /**
  * The verdict on one entry as published. `version` is the entry's protocol version (1: v1 names
  * and maxAmountRequired; 2: CAIP-2 and amount), as the normaliser detected it.
  */
 export function judgeRequirement(entry: Record<string, unknown>, version: 1 | 2): Payability {
   const reasons: string[] = [];
-  judgeScheme(entry.scheme, reasons);
+  const scheme = judgeScheme(entry.scheme, version, reasons);
   const network = judgeNetwork(entry.network, version, reasons);
   const family = network === null ? null : familyOf(network);
   if (network !== null && family === null) {
@@ -158,5 +214,13 @@ export function judgeRequirement(entry: Record<string, unknown>, version: 1 | 2)
   judgeAsset(entry.asset, network, family, reasons);
   judgeAmount(entry, version, reasons);
   judgePayTo(entry.payTo, network, family, reasons);
+  judgeExtra(entry.extra, scheme, family, reasons);
   return { payable: reasons.length === 0, reasons };
+}
+
+export type PriceKind = "exact" | "maximum";
+
+/** `upto` lets the seller charge less than the amount, which is then a ceiling, not the price. */
+export function priceKindOf(scheme: string | null): PriceKind {
+  return scheme === "upto" ? "maximum" : "exact";
 }

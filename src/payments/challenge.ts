@@ -1,6 +1,7 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { parsePaymentRequired } from "@x402/core/schemas";
 import { readCallDescription } from "./call-description";
+import { readChallengeTraits } from "./challenge-traits";
 import { normaliseAccepts } from "./normalise";
 import type { PaymentChallenge } from "./types";
 
@@ -43,14 +44,26 @@ function decodeHeader(value: string, warnings: string[]): unknown {
   }
 }
 
-/** Finds the challenge object: v2 header first, then a v1 JSON body. Returns an error string otherwise. */
-function locatePayload(input: ChallengeInput, warnings: string[]): Payload | string {
+/** The challenge object and where it was found. */
+export interface LocatedChallenge {
+  payload: Payload;
+  channel: "header" | "body";
+}
+
+/**
+ * Finds the challenge object: v2 header first, then a v1 JSON body. Returns an error string
+ * otherwise. Oddities go to `warnings`.
+ */
+export function locateChallengePayload(
+  input: ChallengeInput,
+  warnings: string[] = [],
+): LocatedChallenge | string {
   const header = getHeader(input.headers, "payment-required");
   const hasHeader = header !== undefined && header.trim() !== "";
   if (hasHeader) {
     try {
       const decoded = decodeHeader(header ?? "", warnings);
-      if (isRecord(decoded)) return decoded;
+      if (isRecord(decoded)) return { payload: decoded, channel: "header" };
       warnings.push("PAYMENT-REQUIRED header does not hold a JSON object");
     } catch (error) {
       warnings.push(`PAYMENT-REQUIRED header could not be decoded: ${message(error)}`);
@@ -69,7 +82,7 @@ function locatePayload(input: ChallengeInput, warnings: string[]): Payload | str
   if (!isRecord(parsed) || !("accepts" in parsed)) return `${noHeader} and the body JSON has no accepts`;
   if (parsed.x402Version === 2)
     warnings.push("v2 challenge sent in the body instead of the PAYMENT-REQUIRED header");
-  return parsed;
+  return { payload: parsed, channel: "body" };
 }
 
 /**
@@ -88,19 +101,21 @@ function envelopeIssues(payload: Payload): string | null {
 /** Reads a live response to an unpaid request and says whether it is a usable x402 challenge. */
 export function parsePaymentChallenge(input: ChallengeInput): PaymentChallenge {
   const warnings: string[] = [];
-  const payload = locatePayload(input, warnings);
+  const located = locateChallengePayload(input, warnings);
   const notPaymentRequired = input.status === 402 ? null : `status is ${input.status}, not 402`;
-  if (typeof payload === "string") {
+  if (typeof located === "string") {
     return {
       valid: false,
       x402Version: null,
       options: [],
-      error: notPaymentRequired ?? payload,
+      error: notPaymentRequired ?? located,
       warnings,
       call: null,
+      traits: readChallengeTraits(null),
     };
   }
 
+  const { payload } = located;
   const x402Version = typeof payload.x402Version === "number" ? payload.x402Version : null;
   const envelope = envelopeIssues(payload);
   if (envelope !== null) warnings.push(envelope);
@@ -108,9 +123,11 @@ export function parsePaymentChallenge(input: ChallengeInput): PaymentChallenge {
   const accepts = normaliseAccepts(payload.accepts, x402Version);
   warnings.push(...accepts.warnings);
 
+  const traits = readChallengeTraits(payload);
   let error = notPaymentRequired;
+  if (error === null && traits.auth_only) error = "authentication only: a sign-in challenge without a price";
   if (error === null && accepts.options.length === 0) error = "no payment options";
   if (error === null && accepts.wellFormedCount === 0) error = "no well-formed payment option";
   const call = readCallDescription({ extensions: payload.extensions, accepts: payload.accepts }, warnings);
-  return { valid: error === null, x402Version, options: accepts.options, error, warnings, call };
+  return { valid: error === null, x402Version, options: accepts.options, error, warnings, call, traits };
 }

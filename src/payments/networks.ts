@@ -29,7 +29,70 @@ const NETWORKS: readonly NetworkInfo[] = [
   { name: "peaq", caip2: "eip155:3338" },
   { name: "solana", caip2: SOLANA_MAINNET },
   { name: "solana-devnet", caip2: SOLANA_DEVNET },
+  { name: "sepolia", caip2: "eip155:11155111" },
+  { name: "abstract", caip2: "eip155:2741" },
+  { name: "abstract-testnet", caip2: "eip155:11124" },
+  { name: "story", caip2: "eip155:1514" },
+  { name: "educhain", caip2: "eip155:41923" },
+  { name: "skale-base-sepolia", caip2: "eip155:324705682" },
+  { name: "megaeth", caip2: "eip155:4326" },
+  { name: "monad", caip2: "eip155:143" },
+  { name: "stable", caip2: "eip155:988" },
+  { name: "stable-testnet", caip2: "eip155:2201" },
+  { name: "celo", caip2: "eip155:42220" },
+  { name: "flare", caip2: "eip155:14" },
 ];
+
+/**
+ * The v1 network names both official v1 clients pay on: the `x402` package's network enum
+ * (x402-fetch, 1.2) intersected with @x402/evm's and @x402/svm's v1 tables (2.27). A v1 entry
+ * naming another network ("arbitrum", "optimism", "ethereum") keeps its normalised network for
+ * display but is not payable.
+ */
+export const OFFICIAL_V1_NETWORKS: ReadonlySet<string> = new Set([
+  "abstract",
+  "abstract-testnet",
+  "base",
+  "base-sepolia",
+  "avalanche",
+  "avalanche-fuji",
+  "iotex",
+  "sei",
+  "sei-testnet",
+  "polygon",
+  "polygon-amoy",
+  "peaq",
+  "story",
+  "educhain",
+  "skale-base-sepolia",
+  "solana",
+  "solana-devnet",
+]);
+
+/** Testnets among the networks above: a testnet token on a mainnet listing is a mistake. */
+const TESTNETS: ReadonlySet<string> = new Set([
+  "base-sepolia",
+  "polygon-amoy",
+  "arbitrum-sepolia",
+  "avalanche-fuji",
+  "sei-testnet",
+  "solana-devnet",
+  "sepolia",
+  "abstract-testnet",
+  "skale-base-sepolia",
+  "stable-testnet",
+]);
+
+/** True for a CAIP-2 id of a known testnet. */
+export function isTestnet(network: string): boolean {
+  const name = BY_CAIP2.get(network)?.name;
+  return name !== undefined && TESTNETS.has(name);
+}
+
+/** True when the CAIP-2 id is one of the networks named above. */
+export function isKnownNetwork(network: string): boolean {
+  return BY_CAIP2.has(network);
+}
 
 const BY_NAME = new Map(NETWORKS.map((n) => [n.name, n]));
 const BY_CAIP2 = new Map(NETWORKS.map((n) => [n.caip2, n]));

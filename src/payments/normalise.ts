@@ -139,6 +139,11 @@ export function normaliseRequirement(
 
   const payTo = text(entry.payTo);
   if (payTo === null) warnings.push("payTo is missing");
+  const flow = isRecord(entry.extra) ? entry.extra.paymentFlow : undefined;
+  if (flow !== undefined && flow !== "authorization") {
+    // The official clients sign a transfer authorisation; another flow asks something else of the payer.
+    warnings.push(`extra.paymentFlow is ${JSON.stringify(flow)}, not "authorization"`);
+  }
 
   const option: PaymentOption = {
     scheme,

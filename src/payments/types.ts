@@ -1,4 +1,5 @@
 import type { CallDescription } from "./call-description";
+import type { ChallengeTraits } from "./challenge-traits";
 
 /**
  * One way to pay for a resource, normalised from an x402 "accepts" entry of protocol v1 or v2.
@@ -40,6 +41,8 @@ export interface PaymentChallenge {
   warnings: string[];
   /** How to call the resource, when the challenge says (v2 bazaar extension, v1 outputSchema). */
   call: CallDescription | null;
+  /** Authentication-only, idempotency and the seller's self-reported name, tags and icon. */
+  traits: ChallengeTraits;
 }
 
 /** One difference between what a listing claims and what a live challenge says. */

@@ -1,5 +1,8 @@
 import { drift, type PaymentDrift, type PaymentOption, parsePaymentChallenge } from "../payments";
 import type { CallDescription } from "../payments/call-description";
+import { type ChallengeTraits, readChallengeTraits } from "../payments/challenge-traits";
+import { challengeChecks } from "../trust/checks/challenge";
+import type { Check } from "../trust/types";
 import { type GuardedRequestDeps, guardedRequest } from "./guarded-request";
 import type { HopResponse } from "./http-hop";
 
@@ -28,6 +31,10 @@ export interface ProbeResult {
   warnings: string[];
   error: string | null;
   redirects: number;
+  /** The checks this answer decides on its own (src/trust/checks/challenge.ts). */
+  checks: Check[];
+  /** What the challenge says about itself: auth only, idempotent, the seller's self-reported name, tags, icon. */
+  traits: ChallengeTraits;
 }
 
 export interface ProbeTarget {
@@ -49,8 +56,11 @@ function requestMethod(listed: string, warnings: string[]): string {
 
 function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "statusCode">): ProbeResult {
   const { status } = response;
-  const challenge = parsePaymentChallenge({ status, headers: response.headers, bodyText: response.bodyText });
+  const input = { status, headers: response.headers, bodyText: response.bodyText };
+  const challenge = parsePaymentChallenge(input);
   const warnings = [...base.warnings, ...challenge.warnings];
+  const checks = challengeChecks(input);
+  const { traits } = challenge;
   const hasPayload = challenge.x402Version !== null || challenge.options.length > 0;
   if (status === 402 && hasPayload) {
     return {
@@ -63,6 +73,8 @@ function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "st
       call: challenge.call,
       warnings,
       error: challenge.error,
+      checks,
+      traits,
     };
   }
   const isError = status >= 400 && status !== 402;
@@ -72,6 +84,8 @@ function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "st
     statusCode: status,
     warnings,
     error: isError ? `HTTP ${status}` : challenge.error,
+    checks,
+    traits,
   };
 }
 
@@ -95,6 +109,8 @@ export async function probeEndpoint(endpoint: ProbeTarget, deps: ProbeDeps): Pro
     warnings,
     error: null,
     redirects: answer.redirects,
+    checks: challengeChecks(null),
+    traits: readChallengeTraits(null),
   };
   if (answer.kind === "answer") {
     if (answer.response.truncated) {

@@ -1,4 +1,5 @@
 import type { Config } from "../config/config";
+import { type TrustSettings, trustSettingsFromConfig } from "../trust/refresh";
 
 /** How probing behaves; built from the config, or given directly by tests and benchmarks. */
 export interface ProbeSettings {
@@ -17,6 +18,8 @@ export interface ProbeSettings {
   userAgent: string;
   /** How often an idle worker loop asks the queue for work. */
   pollingIntervalSeconds: number;
+  /** Health thresholds of the trust verdicts refreshed after each sweep. */
+  trust: TrustSettings;
 }
 
 export function probeSettingsFromConfig(config: Config): ProbeSettings {
@@ -31,5 +34,6 @@ export function probeSettingsFromConfig(config: Config): ProbeSettings {
     allowedNetworks: config.PROBE_ALLOWED_NETWORKS,
     userAgent: config.PROBE_USER_AGENT,
     pollingIntervalSeconds: 2,
+    trust: trustSettingsFromConfig(config),
   };
 }

@@ -4,6 +4,7 @@ import { ChangeAnnouncer } from "../catalogue/change-announcer";
 import { startProbeSweep } from "../catalogue/probe-sweeps";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
+import { refreshTrust } from "../trust/refresh";
 import type { JobPump } from "./pump";
 import { createBoss, ensureQueues, SWEEP_QUEUE } from "./queue";
 import { HostRateLimiter } from "./rate-limit";
@@ -63,6 +64,9 @@ export async function startProbing(deps: ProbingDeps): Promise<Probing> {
     await registerSweep(boss, settings.schedule);
     const sweepOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds };
     await boss.work(SWEEP_QUEUE, sweepOptions, async () => {
+      // The previous sweep's probes have landed (or timed out) by now: its verdicts come first,
+      // so the targets below already follow the health they decided.
+      await refreshTrust(deps.db, settings.trust, logger);
       const offered = await enqueueProbes(boss, deps.db, settings.perHostPerMinute, logger);
       await startProbeSweep(deps.db, "schedule", offered);
       // Probes are the catalogue's steady writers, so their once-per-cluster sweep also prunes the

@@ -2,6 +2,7 @@ import { finishProbeSweep, startProbeSweep } from "../catalogue/probe-sweeps";
 import { listProbeTargets } from "../catalogue/probe-writes";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
+import { refreshTrust } from "../trust/refresh";
 import { FailureReasons, type ReasonCount, topReasons } from "./failure-reasons";
 import type { ProbeOutcome } from "./probe-endpoint";
 import { HostRateLimiter } from "./rate-limit";
@@ -80,6 +81,7 @@ export async function sweepOnce(deps: SweepOnceDeps): Promise<SweepSummary> {
   };
   await Promise.all(Array.from({ length: Math.min(deps.settings.concurrency, targets.length) }, slot));
   await finishProbeSweep(deps.db, sweepId);
+  if (!deps.signal.aborted) await refreshTrust(deps.db, deps.settings.trust, deps.logger);
   await changes.flush();
   return {
     endpoints: targets.length,

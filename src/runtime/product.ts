@@ -18,6 +18,7 @@ import { startProbing } from "../probe/start-probing";
 import { catalogueImages } from "../search/catalogue-search";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
+import { preflightWith } from "../trust/preflight";
 import { startWebhookDelivery } from "../webhooks/delivery-worker";
 import { openWebhookSecrets } from "../webhooks/secret-sealing";
 import { webhookSettingsFromConfig } from "../webhooks/settings";
@@ -81,6 +82,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       subscriptionGraceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, secretKeys, notify: webhooks.notify },
       metrics: config.METRICS_ENABLED ? { serve: exposed.onApiPort } : undefined,
+      preflight: preflightWith(db, probeSettingsFromConfig(config)),
     }),
     config.PORT,
     config.HOST,

@@ -32,6 +32,7 @@ export interface TestAppOptions {
   webhooks?: AppDependencies["webhooks"];
   subscriptionGraceMs?: AppDependencies["subscriptionGraceMs"];
   metrics?: AppDependencies["metrics"];
+  preflight?: AppDependencies["preflight"];
 }
 
 /**
@@ -56,6 +57,7 @@ export function createTestApp(
     webhooks: options.webhooks,
     subscriptionGraceMs: options.subscriptionGraceMs,
     metrics: options.metrics,
+    preflight: options.preflight,
   });
   return {
     app,

@@ -1,10 +1,13 @@
+import { loadConfig } from "../../src/config/config";
 import type { Database } from "../../src/db/prisma-client";
+import { readChallengeTraits } from "../../src/payments/challenge-traits";
 import type { ProbeDeps, ProbeResult } from "../../src/probe/probe-endpoint";
 import { HostRateLimiter } from "../../src/probe/rate-limit";
 import { type HostResolver, systemResolver } from "../../src/probe/resolve-target";
 import type { ProbeSettings } from "../../src/probe/settings";
 import { AddressPolicy } from "../../src/probe/ssrf-guard";
 import { handleProbeJob, type ProbeWorkerDeps } from "../../src/probe/worker";
+import { trustSettingsFromConfig } from "../../src/trust/refresh";
 import { probeOption } from "../unit/payments/fixtures";
 import { testLogger } from "./logger";
 
@@ -27,6 +30,7 @@ export function testProbeSettings(overrides: Partial<ProbeSettings> = {}): Probe
     allowedNetworks: ["127.0.0.1/32"],
     userAgent: TEST_USER_AGENT,
     pollingIntervalSeconds: 0.5,
+    trust: trustSettingsFromConfig(loadConfig({})),
     ...overrides,
   };
 }
@@ -81,6 +85,8 @@ export function probeResult(overrides: Partial<ProbeResult> = {}): ProbeResult {
     warnings: [],
     error: null,
     redirects: 0,
+    checks: [],
+    traits: readChallengeTraits(null),
     ...overrides,
   };
 }

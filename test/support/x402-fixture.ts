@@ -28,8 +28,11 @@ export const PAYMENT_HEADER = /^(x-payment.*|payment-signature|x-wallet.*|author
  * x402 endpoints on loopback for probe tests and benchmarks: answers by path, and a log of every
  * request exactly as it arrived (method, headers, body).
  */
+/** A fixed answer, or one computed from each request (a JSON-RPC stub answers by method). */
+export type FixtureResponder = FixtureAnswer | ((request: FixtureRequest) => FixtureAnswer);
+
 export class X402Fixture {
-  readonly answers = new Map<string, FixtureAnswer>();
+  readonly answers = new Map<string, FixtureResponder>();
   readonly requests: FixtureRequest[] = [];
   private server: http.Server | null = null;
   origin = "";
@@ -37,7 +40,7 @@ export class X402Fixture {
 
   constructor(private readonly host = "127.0.0.1") {}
 
-  set(path: string, answer: FixtureAnswer): this {
+  set(path: string, answer: FixtureResponder): this {
     this.answers.set(path, answer);
     return this;
   }
@@ -73,7 +76,8 @@ export class X402Fixture {
     res.on("finish", () => {
       entry.answeredInFull = true;
     });
-    const answer = this.answers.get(entry.path) ?? { status: 404, body: "not found" };
+    const responder = this.answers.get(entry.path) ?? { status: 404, body: "not found" };
+    const answer = typeof responder === "function" ? responder(entry) : responder;
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     if (res.destroyed) return;
     res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });

@@ -4,6 +4,7 @@ import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } fr
 import { errorBodySchema, MAX_EXPORT_LIMIT, noQuery } from "../schemas/common";
 import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
 import { healthSchema, readinessSchema, rootSchema } from "../schemas/operations";
+import { preflightBody, preflightSchema } from "../schemas/preflight";
 import { probeSweepListSchema } from "../schemas/probe-sweeps";
 import {
   historyExportQuery,
@@ -117,6 +118,18 @@ function routes(): RouteConfig[] {
         "Scheduled sweeps and `npm run probe` runs; each counts the probes recorded until the next sweep.",
       request: { query: pagingQuery },
       responses: jsonResponse("Newest first.", probeSweepListSchema),
+    },
+    {
+      method: "post",
+      path: "/v1/preflight",
+      operationId: "preflightEndpoint",
+      summary: "Probe an endpoint now and judge it before paying",
+      description:
+        "One unpaid request through the SSRF guard, catalogued or not (a catalogued endpoint's probe is recorded): " +
+        "the live challenge, payment options, payability, checks, grade and warnings. Answers are reused for 60 s " +
+        "per method and URL; each key (or address without one) may ask 10 times a minute (429 beyond).",
+      request: { body: { content: { "application/json": { schema: preflightBody } } } },
+      responses: jsonResponse("The verdict on the live answer.", preflightSchema),
     },
     {
       method: "get",

@@ -8,12 +8,21 @@ export const optionPayabilityFields = {
     .nullable()
     .meta({
       description:
-        "Whether a standard x402 client could pay this option as published: a known scheme, a network (CAIP-2 " +
-        "or a v1 name that maps to one), an asset that is a token contract on that network, an atomic amount " +
-        "and a pay_to valid there. Null when the option was stored before verdicts existed.",
+        "Whether the official x402 client (@x402/fetch with @x402/evm and @x402/svm; x402-fetch for v1) builds " +
+        "a payment for this option as published: a scheme it implements (exact; upto in v2), a CAIP-2 network " +
+        "(or, in v1, a name in the official clients' table), a token contract on that network, an atomic " +
+        "amount, a pay_to valid there, and what the scheme reads from extra (EVM exact: the EIP-712 name and " +
+        "version; EVM upto: facilitatorAddress; Solana exact: feePayer). Null when the option was stored " +
+        "before verdicts existed.",
     }),
   unpayable_reasons: z.array(z.string()).meta({ description: "Why it cannot be paid; empty when payable." }),
 };
+
+export const priceKindSchema = z.enum(["exact", "maximum"]).meta({
+  description:
+    "exact: the amount is what a call costs; maximum: the amount is a ceiling the seller may charge less " +
+    "than (scheme upto).",
+});
 
 export const payabilitySchema = z
   .strictObject({

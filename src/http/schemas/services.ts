@@ -17,8 +17,9 @@ import {
   serviceIdParam,
   textParam,
 } from "./common";
-import { optionPayabilityFields, payabilitySchema } from "./payability";
+import { optionPayabilityFields, payabilitySchema, priceKindSchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
+import { endpointTrustFields, serviceTrustFields } from "./trust";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 
@@ -306,6 +307,7 @@ export const paymentOptionSchema = z
       description: "The claiming source's page of the service (as a service's source_url); null for probes.",
     }),
     scheme: z.string().nullable().meta({ description: "x402 payment scheme, e.g. exact." }),
+    price_kind: priceKindSchema,
     network: z.string().nullable().meta({ description: "CAIP-2, e.g. eip155:8453." }),
     network_name: z.string().nullable().meta({ description: "The network's common name, e.g. Base." }),
     asset: z.string().nullable().meta({ description: "Token address." }),
@@ -341,6 +343,7 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
     self_reported: selfReportedSchema,
     evidence: evidenceSchema,
     drift: driftSchema,
+    ...endpointTrustFields,
   })
   .meta({ id: "ServiceDetailEndpoint" });
 
@@ -367,6 +370,7 @@ export const serviceDetailSchema = serviceSchema
       .array(serviceDetailEndpointSchema)
       .meta({ description: "Endpoints of every row of the entry." }),
     probe: probeSchema,
+    ...serviceTrustFields,
     sources: z.array(sourceListingSchema).meta({ description: "Every source that listed the entry." }),
   })
   .meta({ id: "ServiceDetail" });

@@ -46,6 +46,7 @@ const FLAT_PAYMENT_FIELDS = [
   "amount",
   "price",
   "maxTimeoutSeconds",
+  "extra",
 ] as const;
 
 /** A map key such as "POST /v1/run": the method may come first. */

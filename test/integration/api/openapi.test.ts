@@ -25,6 +25,7 @@ const OPERATIONS = [
   "/v1/tags",
   "/v1/crawls",
   "/v1/probe-sweeps",
+  "/v1/preflight",
   "/v1/services.csv",
   "/v1/history.csv",
   "/v1/api-keys",
@@ -299,13 +300,14 @@ describe("GET /openapi.json and /docs", () => {
 
 /**
  * The one success code each operation documents: what its handler answers. A POST that creates
- * answers 201, one that only queues work 202, one that acts on an existing object 200; a
- * DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
+ * answers 201, one that only queues work 202, one that acts on an existing object or only reads
+ * (a preflight) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
  */
 function expectedSuccess(method: string, path: string): string {
   if (method === "delete") return path.startsWith("/v1/webhook-endpoints/") ? "204" : "200";
   if (method !== "post") return "200";
   if (path.endsWith("/test") || path.endsWith("/retry")) return "202";
+  if (path === "/v1/preflight") return "200";
   if (path.endsWith("/cancel") || path.endsWith("/rotate-secret") || path.endsWith("/change-plan"))
     return "200";
   return "201";

@@ -15,6 +15,16 @@ const UNPROBED = {
   windows: { "24h": noWindow, "7d": noWindow, "30d": noWindow },
 };
 
+/** Trust verdicts before any probe sweep judged the catalogue. */
+const NOT_JUDGED = {
+  health: "unknown",
+  health_reason: null,
+  health_changed_at: null,
+  grade: null,
+  score: null,
+  warnings: [],
+};
+
 describe("GET /v1/services/{id} and /history", () => {
   let database: TestDatabase;
   let api: TestApp;
@@ -109,6 +119,8 @@ describe("GET /v1/services/{id} and /history", () => {
           self_reported: null,
           evidence: UNOBSERVED,
           drift: null,
+          ...NOT_JUDGED,
+          checks: null,
         },
         {
           method: "POST",
@@ -121,6 +133,8 @@ describe("GET /v1/services/{id} and /history", () => {
           self_reported: null,
           evidence: UNOBSERVED,
           drift: null,
+          ...NOT_JUDGED,
+          checks: null,
         },
       ],
       uptime_30d: 99.95,
@@ -136,6 +150,7 @@ describe("GET /v1/services/{id} and /history", () => {
       price_usdc_min: null,
       networks: [],
       probe: UNPROBED,
+      ...NOT_JUDGED,
       sources: [
         {
           kind: "html_directory",

@@ -141,6 +141,7 @@ describe("GET /v1/services/{id} of a catalogue entry: payment options, probes, s
         source: null,
         source_url: null,
         scheme: "exact",
+        price_kind: "exact",
         network: "eip155:8453",
         network_name: "base",
         asset: null,

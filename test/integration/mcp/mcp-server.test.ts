@@ -16,6 +16,7 @@ const TOOLS = [
   "get_service",
   "get_service_history",
   "list_categories",
+  "preflight_endpoint",
   "search_endpoints",
   "search_services",
 ];
@@ -94,13 +95,14 @@ describe("the MCP server, through the SDK's own client", () => {
     await database.drop();
   });
 
-  it("when the tools are listed over HTTP, then all five come, each with input and output schemas", async () => {
+  it("when the tools are listed over HTTP, then all six come, each with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
-      expect(tool.annotations?.readOnlyHint).toBe(true);
+      // Preflight calls the endpoint (and records the probe): the one tool that is not read-only.
+      expect(tool.annotations?.readOnlyHint).toBe(tool.name !== "preflight_endpoint");
     }
     const search = tools.find((t) => t.name === "search_services");
     expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(

@@ -5,6 +5,7 @@ import { judgeRequirement } from "../../../src/payability/requirement-verdict";
 import { parsePaymentChallenge } from "../../../src/payments/challenge";
 import { parseBazaarItem } from "../../../src/sources/bazaar/parse";
 import {
+  ARBITRUM_USDC,
   BASE_USDC,
   PAY_TO_EVM,
   PAY_TO_SOLANA,
@@ -156,5 +157,38 @@ describe("payability through the dialects a seller publishes in", () => {
     );
     if (typeof item === "string") throw new Error(item);
     expect(item.paymentOptions[0]).toMatchObject({ price_usdc: "0.01", payable: false });
+  });
+});
+
+describe("judgeRequirement against the official clients' rules", () => {
+  const reasonsOf = (entry: Record<string, unknown>, version: 1 | 2) =>
+    judgeRequirement(entry, version).reasons;
+
+  it("when an EVM exact entry lacks the EIP-712 version, then it is not payable and says why", () => {
+    expect(reasonsOf(v2Entry({ extra: { name: "USD Coin" } }), 2)).toEqual([
+      "extra.version missing: the client cannot sign the token's EIP-712 domain",
+    ]);
+  });
+
+  it("when an EVM exact entry pays through Permit2, then the token's domain is not needed", () => {
+    expect(reasonsOf(v2Entry({ extra: { assetTransferMethod: "permit2" } }), 2)).toEqual([]);
+  });
+
+  it("when a v1 entry names arbitrum, then it is not payable: the official v1 table lacks it", () => {
+    expect(reasonsOf(v1Entry({ network: "arbitrum", asset: ARBITRUM_USDC }), 1)).toEqual([
+      `network "arbitrum" (eip155:42161) is not in the official x402 clients' v1 network table`,
+    ]);
+  });
+
+  it("when an entry is upto, then its reason never says that no client implements it", () => {
+    const reasons = reasonsOf(v2Entry({ scheme: "upto" }), 2);
+    expect(reasons).toEqual(["extra.facilitatorAddress missing or not an address: the upto client needs it"]);
+    expect(reasonsOf(v2Entry({ scheme: "upto", extra: { facilitatorAddress: PAY_TO_EVM } }), 2)).toEqual([]);
+  });
+
+  it("when a Solana exact entry has no feePayer, then it is not payable", () => {
+    expect(reasonsOf(v2SolanaEntry({ extra: {} }), 2)).toEqual([
+      "extra.feePayer missing or not a public key: the Solana client needs a fee payer",
+    ]);
   });
 });

@@ -137,6 +137,12 @@ describe("parsePaymentChallenge: not a challenge", () => {
       error: "no PAYMENT-REQUIRED header and the body is not JSON",
       warnings: [],
       call: null,
+      traits: {
+        auth_only: false,
+        idempotent: false,
+        extensions: [],
+        self_reported: { service_name: null, tags: [], icon_url: null },
+      },
     });
   });
 

@@ -15,6 +15,13 @@ describe("probe settings from the environment", () => {
       allowedNetworks: [],
       userAgent: "x402-catalogue/0.1 (x402 endpoint probe)",
       pollingIntervalSeconds: 2,
+      trust: {
+        downProbes: 3,
+        downAfterMs: 3_600_000,
+        deadAfterMs: 604_800_000,
+        zombieAfterMs: 86_400_000,
+        slowP99Ms: 5_000,
+      },
     });
   });
 

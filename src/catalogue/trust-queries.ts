@@ -1,0 +1,182 @@
+import type { Database } from "../db/prisma-client";
+import { type EventTransaction, emitEvents, type NewEvent } from "../events/emit";
+import { Prisma } from "../generated/prisma/client";
+import type { PaymentDrift } from "../payments/types";
+import type { Health } from "../trust/health";
+import type { Check } from "../trust/types";
+import { payToSharedWith } from "./endpoint-evidence";
+
+/**
+ * What the trust verdicts are computed from, per endpoint, gathered in one set-based statement
+ * over the probe history of a look-back window (HEALTH_DOWN_AFTER + HEALTH_DEAD_AFTER + 1 day, at
+ * least 31 days for the pay_to history); and the one statement per table that writes the
+ * verdicts back. Times come back as Date; numbers as numbers; prices as exact decimal text.
+ */
+export interface EndpointTrustFacts {
+  id: string;
+  serviceId: string;
+  method: string;
+  url: string;
+  category: string | null;
+  serviceFirstSeenAt: Date;
+  health: Health;
+  probes: number;
+  latestAt: Date | null;
+  runCount: number;
+  runSince: Date | null;
+  probes24h: number;
+  failures24h: number;
+  p99Ms24h: number | null;
+  probes7d: number;
+  uptime7d: number | null;
+  p99Ms7d: number | null;
+  zombieSince: Date | null;
+  latestChecks: Check[] | null;
+  latestAuthOnly: boolean;
+  /** Drift of the latest challenge; null when nothing was compared. */
+  drift: PaymentDrift[] | null;
+  /** Whether the latest probe was a challenge, and whether a live option is payable. */
+  liveChallenge: boolean;
+  livePayable: boolean;
+  livePrice: string | null;
+  listedPrice: string | null;
+  payToSince: Date | null;
+  payToChangedAt: Date | null;
+  payToShared: number | null;
+  /** The latest probes (newest first), for the event that reports a health change. */
+  recent: { probed_at: string; outcome: string; status_code: number | null; challenge_valid: boolean }[];
+}
+
+const ZOMBIE = Prisma.sql`(p.status_code IN (404, 405, 410) OR (p.status_code BETWEEN 200 AND 299 AND p.outcome = 'no_challenge'))`;
+
+export async function loadTrustFacts(
+  db: Database,
+  lookbackMs: number,
+  now: Date,
+): Promise<EndpointTrustFacts[]> {
+  const from = new Date(now.getTime() - Math.max(lookbackMs, 31 * 86_400_000));
+  return db.$queryRaw<EndpointTrustFacts[]>`
+    WITH p AS (
+      SELECT * FROM endpoint_probes WHERE probed_at >= ${from} AND probed_at <= ${now} AND outcome <> 'refused'
+    ), marks AS (
+      SELECT p.endpoint_id, max(p.probed_at) AS latest_at,
+        max(p.probed_at) FILTER (WHERE p.challenge_valid) AS last_valid_at,
+        max(p.probed_at) FILTER (WHERE NOT ${ZOMBIE}) AS last_sane_at
+      FROM p GROUP BY p.endpoint_id
+    ), stats AS (
+      SELECT p.endpoint_id, count(*)::int AS probes,
+        count(*) FILTER (WHERE p.probed_at > coalesce(m.last_valid_at, '-infinity'))::int AS run_count,
+        min(p.probed_at) FILTER (WHERE p.probed_at > coalesce(m.last_valid_at, '-infinity')) AS run_since,
+        min(p.probed_at) FILTER (WHERE p.probed_at > coalesce(m.last_sane_at, '-infinity')) AS zombie_since,
+        count(*) FILTER (WHERE p.probed_at > ${now}::timestamptz - interval '24 hours')::int AS probes_24h,
+        count(*) FILTER (WHERE p.probed_at > ${now}::timestamptz - interval '24 hours' AND NOT p.challenge_valid)::int AS failures_24h,
+        percentile_cont(0.99) WITHIN GROUP (ORDER BY p.latency_ms)
+          FILTER (WHERE p.probed_at > ${now}::timestamptz - interval '24 hours') AS p99_24h,
+        count(*) FILTER (WHERE p.probed_at > ${now}::timestamptz - interval '7 days')::int AS probes_7d,
+        avg((p.status_code < 500)::int) FILTER (WHERE p.probed_at > ${now}::timestamptz - interval '7 days') AS uptime_7d,
+        percentile_cont(0.99) WITHIN GROUP (ORDER BY p.latency_ms)
+          FILTER (WHERE p.probed_at > ${now}::timestamptz - interval '7 days') AS p99_7d
+      FROM p JOIN marks m ON m.endpoint_id = p.endpoint_id GROUP BY p.endpoint_id
+    ), latest AS (
+      SELECT DISTINCT ON (p.endpoint_id) p.endpoint_id, p.outcome, p.checks, p.auth_only
+      FROM p ORDER BY p.endpoint_id, p.probed_at DESC
+    ), challenge AS (
+      SELECT DISTINCT ON (p.endpoint_id) p.endpoint_id, p.drift, p.options
+      FROM p WHERE p.outcome = 'challenge' ORDER BY p.endpoint_id, p.probed_at DESC
+    ), pay_to AS (
+      -- Since when the challenges have named the latest challenge's first pay_to, and when it replaced another.
+      SELECT c.endpoint_id,
+        (SELECT min(q.probed_at) FROM p q WHERE q.endpoint_id = c.endpoint_id AND q.outcome = 'challenge'
+           AND q.probed_at > coalesce(o.other_at, '-infinity')) AS since,
+        o.other_at
+      FROM challenge c
+      CROSS JOIN LATERAL (SELECT c.options -> 0 ->> 'pay_to' AS current) cur
+      CROSS JOIN LATERAL (
+        SELECT max(q.probed_at) AS other_at FROM p q
+        WHERE q.endpoint_id = c.endpoint_id AND q.outcome = 'challenge' AND cur.current IS NOT NULL
+          AND NOT coalesce(q.options @> jsonb_build_array(jsonb_build_object('pay_to', cur.current)), false)
+      ) o
+      WHERE cur.current IS NOT NULL
+    )
+    SELECT e.id::text, e.service_id::text AS "serviceId", e.method, e.url, s.category,
+      s.first_seen_at AS "serviceFirstSeenAt", e.health,
+      coalesce(st.probes, 0) AS probes, m.latest_at AS "latestAt",
+      coalesce(st.run_count, 0) AS "runCount", st.run_since AS "runSince",
+      coalesce(st.probes_24h, 0) AS "probes24h", coalesce(st.failures_24h, 0) AS "failures24h", st.p99_24h AS "p99Ms24h",
+      coalesce(st.probes_7d, 0) AS "probes7d", st.uptime_7d::float8 AS "uptime7d", st.p99_7d AS "p99Ms7d",
+      st.zombie_since AS "zombieSince", l.checks AS "latestChecks", coalesce(l.auth_only, false) AS "latestAuthOnly",
+      CASE WHEN l.outcome = 'challenge' THEN c.drift END AS drift,
+      coalesce(l.outcome = 'challenge', false) AS "liveChallenge",
+      EXISTS (SELECT 1 FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'probe' AND po.payable) AS "livePayable",
+      (SELECT trim_scale(min(po.price_usdc))::text FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'probe') AS "livePrice",
+      (SELECT trim_scale(min(po.price_usdc))::text FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'listing') AS "listedPrice",
+      pt.since AS "payToSince", CASE WHEN pt.other_at IS NOT NULL THEN pt.since END AS "payToChangedAt",
+      ${payToSharedWith("e", "s")} AS "payToShared",
+      coalesce((SELECT json_agg(json_build_object('probed_at', r.probed_at, 'outcome', r.outcome,
+          'status_code', r.status_code, 'challenge_valid', r.challenge_valid) ORDER BY r.probed_at DESC)
+        FROM (SELECT * FROM p WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 5) r), '[]'::json) AS recent
+    FROM endpoints e JOIN services s ON s.id = e.service_id
+    LEFT JOIN marks m ON m.endpoint_id = e.id
+    LEFT JOIN stats st ON st.endpoint_id = e.id
+    LEFT JOIN latest l ON l.endpoint_id = e.id
+    LEFT JOIN challenge c ON c.endpoint_id = e.id
+    LEFT JOIN pay_to pt ON pt.endpoint_id = e.id
+    WHERE s.status = 'listed'
+    ORDER BY e.id`;
+}
+
+export interface TrustVerdictRow {
+  id: string;
+  health: Health;
+  healthReason: string;
+  healthChanged: boolean;
+  checks: Check[] | null;
+  grade: string | null;
+  score: number | null;
+  warnings: string[];
+}
+
+/** Writes every endpoint's (or service's) verdicts in one statement, with the events of the same change. */
+export async function saveTrustVerdicts(
+  db: Database,
+  endpoints: TrustVerdictRow[],
+  services: TrustVerdictRow[],
+  events: NewEvent[],
+  now: Date,
+): Promise<void> {
+  await db.$transaction(async (tx) => {
+    if (endpoints.length > 0) {
+      const col = <T>(pick: (r: TrustVerdictRow) => T) => endpoints.map(pick);
+      await tx.$executeRaw`
+        UPDATE endpoints e SET health = n.health, health_reason = n.reason,
+          health_changed_at = CASE WHEN n.changed THEN ${now}::timestamptz ELSE e.health_changed_at END,
+          checks = n.checks, grade = n.grade, score = n.score,
+          trust_warnings = ARRAY(SELECT jsonb_array_elements_text(n.warnings))
+        FROM unnest(${col((r) => r.id)}::uuid[], ${col((r) => r.health)}::text[], ${col((r) => r.healthReason)}::text[],
+          ${col((r) => r.healthChanged)}::boolean[], ${col((r) => JSON.stringify(r.checks))}::jsonb[],
+          ${col((r) => r.grade)}::text[], ${col((r) => r.score)}::int[], ${col((r) => JSON.stringify(r.warnings))}::jsonb[])
+          AS n(id, health, reason, changed, checks, grade, score, warnings)
+        WHERE e.id = n.id`;
+    }
+    if (services.length > 0) {
+      const col = <T>(pick: (r: TrustVerdictRow) => T) => services.map(pick);
+      await tx.$executeRaw`
+        UPDATE services s SET health = n.health, health_reason = n.reason,
+          health_changed_at = CASE WHEN n.changed THEN ${now}::timestamptz ELSE s.health_changed_at END,
+          grade = n.grade, score = n.score, trust_warnings = ARRAY(SELECT jsonb_array_elements_text(n.warnings))
+        FROM unnest(${col((r) => r.id)}::uuid[], ${col((r) => r.health)}::text[], ${col((r) => r.healthReason)}::text[],
+          ${col((r) => r.healthChanged)}::boolean[], ${col((r) => r.grade)}::text[], ${col((r) => r.score)}::int[],
+          ${col((r) => JSON.stringify(r.warnings))}::jsonb[])
+          AS n(id, health, reason, changed, grade, score, warnings)
+        WHERE s.id = n.id`;
+    }
+    await emitEvents(tx as EventTransaction, events);
+  });
+}
+
+/** The services' current health, to tell which changed. */
+export async function loadServiceHealth(db: Database, ids: string[]): Promise<Map<string, Health>> {
+  const rows = await db.$queryRaw<{ id: string; health: Health }[]>`
+    SELECT id::text, health FROM services WHERE id = ANY(${ids}::uuid[])`;
+  return new Map(rows.map((r) => [r.id, r.health]));
+}
