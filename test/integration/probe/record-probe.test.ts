@@ -250,7 +250,7 @@ describe("recording probes", () => {
         ],
       });
       const output = await handleProbeJob(workerDeps(), { endpointId, enqueuedAt: new Date().toISOString() });
-      expect(output).toEqual({ outcome: "challenge", statusCode: 402, recorded: "recorded" });
+      expect(output).toEqual({ outcome: "challenge", statusCode: 402, error: null, recorded: "recorded" });
       const probe = await database.db.endpointProbe.findFirstOrThrow({ where: { endpointId } });
       expect(probe.drift).toEqual([
         {
