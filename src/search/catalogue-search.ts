@@ -13,6 +13,18 @@ import { type SearchAnswer, SearchQueries } from "./search-queries";
 import type { Found } from "./service-table";
 
 export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./filters";
+export {
+  ENDPOINT_FILTERS,
+  endpointFilterNames,
+  endpointFilters,
+  endpointSortParams,
+  paramsOf,
+  relevanceNeedsQ,
+  SERVICE_FILTERS,
+  serviceFilterNames,
+  serviceFilters,
+  serviceSortParams,
+} from "./filters";
 export type { CatalogueSerialisers } from "./loaded-catalogue";
 export type { QueryReading } from "./partial-query";
 

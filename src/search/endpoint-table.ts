@@ -257,6 +257,59 @@ export interface EndpointPage {
 
 type Check = (i: number) => boolean;
 
+/** What a filter's check is made from, once per request. */
+interface CheckContext {
+  columns: EndpointColumns;
+  filters: EndpointFilters;
+  now: number;
+}
+
+/**
+ * How each filter of the endpoint search is answered, so that a filter declared in filters.ts
+ * without its check does not compile: "text" by the text index, "with max_price" by max_price's
+ * check, a function by a check of the columns, made once per request.
+ */
+const ENDPOINT_CHECKS: {
+  [F in keyof Required<EndpointFilters>]:
+    | "text"
+    | "with max_price"
+    | ((value: NonNullable<EndpointFilters[F]>, context: CheckContext) => Check);
+} = {
+  q: "text",
+  method: (method, { columns }) => {
+    const code = columns.dictionaries.methods.find(method);
+    return (i) => columns.method[i] === code;
+  },
+  category: (category, { columns }) => {
+    const code = columns.dictionaries.categories.find(category.toLowerCase());
+    return (i) => code >= 0 && columns.category[i] === code;
+  },
+  network: (network, { columns }) => {
+    const code = columns.dictionaries.networks.find(network.toLowerCase());
+    return (i) => code >= 0 && columns.networks.some(i, (c) => c === code);
+  },
+  maxPrice: (maxPrice, { columns, filters }) => {
+    const { prices } = columns;
+    const ranks = columns.dictionaries.prices.rankTable();
+    const highest = columns.dictionaries.prices.highestRankAtMost(amountOf(maxPrice));
+    const unpriced = filters.includeUnpriced === true;
+    return (i) =>
+      prices.some(i, (code) => (ranks[code] as number) <= highest) || (unpriced && prices.isEmpty(i));
+  },
+  includeUnpriced: "with max_price",
+  verified: (verified, { columns, now }) => {
+    const since = now - VERIFIED_WITHIN_MS;
+    // NaN (never verified) is not after any time.
+    return (i) => (columns.lastVerifiedAt[i] as number) > since === verified;
+  },
+  drift: (drift, { columns }) => flagCheck(columns, DRIFT, drift),
+  payable: (payable, { columns }) => flagCheck(columns, PAYABLE, payable),
+};
+
+function flagCheck({ flags }: EndpointColumns, flag: number, wanted: boolean): Check {
+  return (i) => (((flags[i] as number) & flag) !== 0) === wanted;
+}
+
 export class EndpointTable {
   /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
   private byPrice: ItemOrder | null = null;
@@ -430,38 +483,12 @@ export class EndpointTable {
 
   /** The filters as one check of an entry; null when none is given. Semantics as the services list's. */
   private check(filters: EndpointFilters, now: number): Check | null {
-    const { method: methods, category: categories, networks, prices, flags, lastVerifiedAt } = this.columns;
-    const dictionaries = this.columns.dictionaries;
     const checks: Check[] = [];
-    const { method, verified, drift, payable } = filters;
-    if (method !== undefined) {
-      const code = dictionaries.methods.find(method);
-      checks.push((i) => methods[i] === code);
+    for (const [field, value] of Object.entries(filters)) {
+      const answer = ENDPOINT_CHECKS[field as keyof EndpointFilters];
+      if (typeof answer === "function" && value !== undefined)
+        checks.push(answer(value as never, { columns: this.columns, filters, now }));
     }
-    if (filters.category !== undefined) {
-      const code = dictionaries.categories.find(filters.category.toLowerCase());
-      checks.push((i) => code >= 0 && categories[i] === code);
-    }
-    if (filters.network !== undefined) {
-      const code = dictionaries.networks.find(filters.network.toLowerCase());
-      checks.push((i) => code >= 0 && networks.some(i, (c) => c === code));
-    }
-    if (filters.maxPrice !== undefined) {
-      const ranks = dictionaries.prices.rankTable();
-      const highest = dictionaries.prices.highestRankAtMost(amountOf(filters.maxPrice));
-      const unpriced = filters.includeUnpriced === true;
-      checks.push(
-        (i) =>
-          prices.some(i, (code) => (ranks[code] as number) <= highest) || (unpriced && prices.isEmpty(i)),
-      );
-    }
-    if (verified !== undefined) {
-      const since = now - VERIFIED_WITHIN_MS;
-      // NaN (never verified) is not after any time.
-      checks.push((i) => (lastVerifiedAt[i] as number) > since === verified);
-    }
-    if (drift !== undefined) checks.push((i) => (((flags[i] as number) & DRIFT) !== 0) === drift);
-    if (payable !== undefined) checks.push((i) => (((flags[i] as number) & PAYABLE) !== 0) === payable);
     if (checks.length === 0) return null;
     return (i) => checks.every((c) => c(i));
   }

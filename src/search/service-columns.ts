@@ -15,7 +15,8 @@ type EntryPredicate = (entry: ServiceEntry) => boolean;
  */
 export interface FilterPlan {
   filters: ServiceFilters;
-  minVolumeRank: number | undefined;
+  /** The number columns bounded (see BOUNDS), the volume's rank among them. */
+  bounds: GivenBound[];
   /** The lists every match is on: the entries with the status, the category, each tag and the method asked for. */
   required: Int32Array[];
   /** The shortest of them (every entry when there is none): where matching starts. */
@@ -28,15 +29,36 @@ interface ColumnParts {
   everyEntry: Int32Array;
   withStatus: Map<string, Int32Array>;
   withCategory: Map<string, Int32Array>;
-  uptime: Float64Array;
-  responseMs: Float64Array;
-  txCount: Float64Array;
-  payerCount: Float64Array;
-  updatedAt: Float64Array;
+  bounds: Record<BoundFilter, Float64Array>;
   volumeRanks: Float64Array;
   volumeOfRank: Amount[];
   withTag: Map<string, Int32Array>;
   withMethod: Map<string, Int32Array>;
+}
+
+/**
+ * The filters a number column answers, each a bound of its column: how the column reads an entry
+ * (null: missing) and whether the filter gives the column's lowest or highest value. A filter
+ * that bounds a number of the entry is declared here and nowhere else in the search.
+ */
+const BOUNDS = {
+  minUptime: { read: (entry) => entry.uptime30d, lowest: true },
+  maxResponseMs: { read: (entry) => entry.avgResponseMs30d, lowest: false },
+  minTx: { read: (entry) => entry.txCount30d, lowest: true },
+  minPayers: { read: (entry) => entry.payerCount30d, lowest: true },
+  updatedSince: { read: (entry) => entry.infoUpdatedAt, lowest: true },
+} satisfies {
+  [F in keyof ServiceFilters]?: { read: (entry: ServiceEntry) => number | null; lowest: boolean };
+};
+
+export type BoundFilter = keyof typeof BOUNDS;
+const BOUND_FILTERS = Object.keys(BOUNDS) as BoundFilter[];
+
+/** A bound given in a request: its column and the range a match's value is in. */
+interface GivenBound {
+  column: Float64Array;
+  min: number;
+  max: number;
 }
 
 /** How many lists keep a bitset (see bitsetOf). */
@@ -55,11 +77,7 @@ export class ServiceColumns {
   private readonly everyEntry: Int32Array;
   private readonly withStatus: Map<string, Int32Array>;
   private readonly withCategory: Map<string, Int32Array>;
-  private readonly uptime: Float64Array;
-  private readonly responseMs: Float64Array;
-  private readonly txCount: Float64Array;
-  private readonly payerCount: Float64Array;
-  private readonly updatedAt: Float64Array;
+  private readonly bounds: Record<BoundFilter, Float64Array>;
   /**
    * Dense rank of each entry's volume (0: none), and the volume of each rank: a minimum volume,
    * compared exactly as decimals once, becomes a minimum rank.
@@ -77,11 +95,7 @@ export class ServiceColumns {
     this.everyEntry = columns.everyEntry;
     this.withStatus = columns.withStatus;
     this.withCategory = columns.withCategory;
-    this.uptime = columns.uptime;
-    this.responseMs = columns.responseMs;
-    this.txCount = columns.txCount;
-    this.payerCount = columns.payerCount;
-    this.updatedAt = columns.updatedAt;
+    this.bounds = columns.bounds;
     this.volumeRanks = columns.volumeRanks;
     this.volumeOfRank = columns.volumeOfRank;
     this.withTag = columns.withTag;
@@ -98,7 +112,7 @@ export class ServiceColumns {
     if (filters.status !== "all") required.push(this.withStatus.get(filters.status) ?? NO_ENTRIES);
     return {
       filters,
-      minVolumeRank: filters.minVolume === undefined ? undefined : this.lowestVolumeRank(filters.minVolume),
+      bounds: this.boundsOf(filters),
       required,
       driver: required.reduce(
         (shortest, list) => (list.length < shortest.length ? list : shortest),
@@ -113,7 +127,7 @@ export class ServiceColumns {
    * per other filter over the survivors.
    */
   matching(plan: FilterPlan): Int32Array {
-    const { filters, driver, entryPasses } = plan;
+    const { driver, entryPasses } = plan;
     // Survivors are compacted into `kept` (never into a list of the index), made at the first filter.
     let kept: Int32Array | null = null;
     let from = driver;
@@ -123,12 +137,8 @@ export class ServiceColumns {
       count = keep(kept);
       from = kept;
     };
-    for (const [column, min] of this.minimums(plan)) {
-      narrow((to) => keepWithin(from, count, to, column, min, Number.POSITIVE_INFINITY));
-    }
-    const { maxResponseMs } = filters;
-    if (maxResponseMs !== undefined) {
-      narrow((to) => keepWithin(from, count, to, this.responseMs, Number.NEGATIVE_INFINITY, maxResponseMs));
+    for (const { column, min, max } of plan.bounds) {
+      narrow((to) => keepWithin(from, count, to, column, min, max));
     }
     // The other lists every match is on: a bit test per survivor in each one's bitset.
     for (const list of plan.required) {
@@ -144,10 +154,19 @@ export class ServiceColumns {
    * Whether one entry passes the filters (a search checks its matches so): one function with
    * every filter's constant hoisted, so an absent filter is a branch always taken the same way.
    */
-  predicate({ filters, minVolumeRank, required, entryPasses }: FilterPlan): Predicate {
-    const { entries, uptime, txCount, payerCount, updatedAt, volumeRanks, responseMs } = this;
-    const { minUptime, minTx, minPayers, maxResponseMs } = filters;
-    const updatedSince = filters.updatedSince?.getTime();
+  predicate({ bounds, required, entryPasses }: FilterPlan): Predicate {
+    const { entries } = this;
+    const columns = bounds.map((bound) => bound.column);
+    const mins = bounds.map((bound) => bound.min);
+    const maxes = bounds.map((bound) => bound.max);
+    // NaN (no value) fails every comparison, so the negated test drops it.
+    const withinBounds = (i: number) => {
+      for (let k = 0; k < columns.length; k += 1) {
+        const value = (columns[k] as Float64Array)[i] as number;
+        if (!(value >= (mins[k] as number) && value <= (maxes[k] as number))) return false;
+      }
+      return true;
+    };
     // Status, category, tags and method: a bit test per match in their lists' bitsets (N / 8
     // bytes each, so a search touches little memory: a column of 8-byte codes, or each match's
     // own sets, is a cache miss per match).
@@ -156,28 +175,30 @@ export class ServiceColumns {
       for (const bits of requiredBits) if (!hasBit(bits, i)) return false;
       return true;
     };
-    // NaN (no value) fails every comparison, so the negated tests drop it.
     return (i) =>
-      (minUptime === undefined || (uptime[i] as number) >= minUptime) &&
-      (minTx === undefined || (txCount[i] as number) >= minTx) &&
-      (minPayers === undefined || (payerCount[i] as number) >= minPayers) &&
-      (updatedSince === undefined || (updatedAt[i] as number) >= updatedSince) &&
-      (minVolumeRank === undefined || (volumeRanks[i] as number) >= minVolumeRank) &&
-      (maxResponseMs === undefined || (responseMs[i] as number) <= maxResponseMs) &&
+      (columns.length === 0 || withinBounds(i)) &&
       (requiredBits.length === 0 || onEveryList(i)) &&
       (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
   }
 
-  /** The numeric minimums given, with their columns. */
-  private minimums({ filters, minVolumeRank }: FilterPlan): Array<[Float64Array, number]> {
-    const given: Array<[Float64Array, number | undefined]> = [
-      [this.volumeRanks, minVolumeRank],
-      [this.uptime, filters.minUptime],
-      [this.txCount, filters.minTx],
-      [this.payerCount, filters.minPayers],
-      [this.updatedAt, filters.updatedSince?.getTime()],
-    ];
-    return given.filter((pair): pair is [Float64Array, number] => pair[1] !== undefined);
+  /** The bounds given (see BOUNDS), with the minimum volume as a minimum rank of the volume. */
+  private boundsOf(filters: ServiceFilters): GivenBound[] {
+    const given: GivenBound[] = [];
+    if (filters.minVolume !== undefined) {
+      const min = this.lowestVolumeRank(filters.minVolume);
+      given.push({ column: this.volumeRanks, min, max: Number.POSITIVE_INFINITY });
+    }
+    for (const filter of BOUND_FILTERS) {
+      const value = filters[filter];
+      if (value === undefined) continue;
+      const bound = Number(value);
+      given.push(
+        BOUNDS[filter].lowest
+          ? { column: this.bounds[filter], min: bound, max: Number.POSITIVE_INFINITY }
+          : { column: this.bounds[filter], min: Number.NEGATIVE_INFINITY, max: bound },
+      );
+    }
+    return given;
   }
 
   /**
@@ -251,14 +272,10 @@ function keepWhere(from: Int32Array, count: number, to: Int32Array, keep: Predic
 }
 
 /** The number columns and how each is read from an entry (null: missing, kept as NaN). */
-const NUMBER_FIELDS = {
-  uptime: (entry) => entry.uptime30d,
-  responseMs: (entry) => entry.avgResponseMs30d,
-  txCount: (entry) => entry.txCount30d,
-  payerCount: (entry) => entry.payerCount30d,
-  updatedAt: (entry) => entry.infoUpdatedAt,
+const NUMBER_FIELDS: Record<NumberColumn, (entry: ServiceEntry) => number | null> = {
+  ...Object.fromEntries(BOUND_FILTERS.map((filter) => [filter, BOUNDS[filter].read])),
   volumeRanks: (entry) => (entry.volume === null ? 0 : entry.sortRanks.volume),
-} satisfies Record<string, (entry: ServiceEntry) => number | null>;
+} as Record<NumberColumn, (entry: ServiceEntry) => number | null>;
 
 /** The list columns and the values of an entry each lists it under. */
 const LIST_FIELDS = {
@@ -268,9 +285,9 @@ const LIST_FIELDS = {
   withMethod: (entry) => entry.methods,
 } satisfies Record<string, (entry: ServiceEntry) => readonly string[]>;
 
-type NumberColumn = keyof typeof NUMBER_FIELDS;
+type NumberColumn = BoundFilter | "volumeRanks";
 type ListColumn = keyof typeof LIST_FIELDS;
-const NUMBER_COLUMNS = Object.keys(NUMBER_FIELDS) as NumberColumn[];
+const NUMBER_COLUMNS: NumberColumn[] = [...BOUND_FILTERS, "volumeRanks"];
 const LIST_COLUMNS = Object.keys(LIST_FIELDS) as ListColumn[];
 
 /**
@@ -325,15 +342,20 @@ export class ServiceColumnsBuilder {
       everyEntry,
       withStatus: await lists("withStatus"),
       withCategory: await lists("withCategory"),
-      uptime: await numbers("uptime"),
-      responseMs: await numbers("responseMs"),
-      txCount: await numbers("txCount"),
-      payerCount: await numbers("payerCount"),
-      updatedAt: await numbers("updatedAt"),
+      bounds: await boundColumns(numbers),
       volumeRanks: await numbers("volumeRanks"),
       volumeOfRank: this.volumeOfRank,
       withTag: await lists("withTag"),
       withMethod: await lists("withMethod"),
     });
   }
+}
+
+/** The bound filters' columns, one at a time. */
+async function boundColumns(
+  numbers: (column: NumberColumn) => Promise<Float64Array>,
+): Promise<Record<BoundFilter, Float64Array>> {
+  const columns: Partial<Record<BoundFilter, Float64Array>> = {};
+  for (const filter of BOUND_FILTERS) columns[filter] = await numbers(filter);
+  return columns as Record<BoundFilter, Float64Array>;
 }

@@ -55,23 +55,56 @@ function paymentCheck(filters: ServiceFilters): EntryCheck | null {
       (otherwise || entry.paymentOptions.some(fitsBesidesPrice)));
 }
 
+/**
+ * How each filter of the services search is answered, so that a filter declared in filters.ts
+ * without its check does not compile: "text" by the text index, "columns" by ServiceColumns (its
+ * lists and number bounds), "payment" by paymentCheck (one payment option must satisfy network,
+ * asset, pay_to and max_price together), and a function by a check of the entry itself, made once
+ * per request.
+ */
+const SERVICE_CHECKS: {
+  [F in keyof Required<ServiceFilters>]:
+    | "text"
+    | "columns"
+    | "payment"
+    | ((value: NonNullable<ServiceFilters[F]>, now: number) => EntryCheck);
+} = {
+  q: "text",
+  category: "columns",
+  tags: "columns",
+  method: "columns",
+  status: "columns",
+  minUptime: "columns",
+  maxResponseMs: "columns",
+  minVolume: "columns",
+  minTx: "columns",
+  minPayers: "columns",
+  updatedSince: "columns",
+  network: "payment",
+  asset: "payment",
+  maxPrice: "payment",
+  includeUnpriced: "payment",
+  payTo: "payment",
+  domain: (domain) => (e) => e.domain === domain,
+  source: (source) => {
+    // Base URLs are stored with a trailing slash; people often leave it off.
+    const url = source.replace(/\/+$/, "");
+    return (e) => e.sourceKinds.includes(source) || e.sourceUrls.includes(url);
+  },
+  verified: (wanted, now) => {
+    const since24h = now - VERIFIED_WITHIN_MS;
+    return (e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted;
+  },
+  drift: (drift) => (e) => e.drift === drift,
+};
+
 /** The check of the filters that ServiceColumns does not hold, on the entry itself; null when none is given. */
 function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
   const checks: EntryCheck[] = [];
-  if (filters.domain !== undefined) checks.push((e) => e.domain === filters.domain);
-  const source = filters.source;
-  if (source !== undefined) {
-    // Base URLs are stored with a trailing slash; people often leave it off.
-    const url = source.replace(/\/+$/, "");
-    checks.push((e) => e.sourceKinds.includes(source) || e.sourceUrls.includes(url));
+  for (const [field, value] of Object.entries(filters)) {
+    const answer = SERVICE_CHECKS[field as keyof ServiceFilters];
+    if (typeof answer === "function" && value !== undefined) checks.push(answer(value as never, now));
   }
-  if (filters.verified !== undefined) {
-    const since24h = now - VERIFIED_WITHIN_MS;
-    const wanted = filters.verified;
-    checks.push((e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted);
-  }
-  const drift = filters.drift;
-  if (drift !== undefined) checks.push((e) => e.drift === drift);
   const payment = paymentCheck(filters);
   if (payment) checks.push(payment);
   if (checks.length === 0) return null;
