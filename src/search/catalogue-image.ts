@@ -37,7 +37,7 @@ import { type TextData, TextIndex } from "./text-index";
  * EndpointColumnData, TextData, the pieces' order). A process reads only images of its own format;
  * the image test fails when the shape changes under an unchanged number.
  */
-export const IMAGE_FORMAT = 1;
+export const IMAGE_FORMAT = 2;
 
 /** The catalogue besides its snapshot and the services' entries, as plain data. */
 interface CatalogueData {

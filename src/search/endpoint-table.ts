@@ -1,4 +1,4 @@
-import type { EndpointSort } from "../catalogue/endpoint-queries";
+import type { EndpointSort, ListedEndpoint } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../catalogue/probe-stats";
 import type { PaymentOptionRecord } from "../catalogue/service-details";
@@ -35,6 +35,8 @@ export interface EndpointFields {
   drift: boolean;
   lastVerifiedAt: number | null;
   payable: boolean;
+  /** Its seller published how to call it (a call description, from the listing or a live challenge). */
+  callable: boolean;
 }
 
 /** An endpoint as the catalogue reads it (a load's index row, or a refreshed endpoint), with its verdict. */
@@ -46,6 +48,7 @@ export interface JudgedEndpoint {
   lastVerifiedAt: Date | null;
   drift: boolean;
   payability: EndpointPayability;
+  callable: boolean;
 }
 
 export function endpointFields(row: JudgedEndpoint): EndpointFields {
@@ -60,7 +63,13 @@ export function endpointFields(row: JudgedEndpoint): EndpointFields {
     drift: row.drift,
     lastVerifiedAt: row.lastVerifiedAt?.getTime() ?? null,
     payable: row.payability.payable,
+    callable: row.callable,
   };
+}
+
+/** The fields of an endpoint as the API shows it (a probe's refresh reads it so). */
+export function listedEndpointFields(row: ListedEndpoint): EndpointFields {
+  return endpointFields({ ...row, drift: row.drift !== null, callable: row.call !== null });
 }
 
 /** Small integer codes for repeated strings (methods, categories, networks). */
@@ -230,8 +239,9 @@ export function columnBuffers(data: EndpointColumnData): ArrayBuffer[] {
 
 const DRIFT = 1;
 const PAYABLE = 2;
-const flagsOf = ({ drift, payable }: Pick<EndpointFields, "drift" | "payable">) =>
-  (drift ? DRIFT : 0) | (payable ? PAYABLE : 0);
+const CALLABLE = 4;
+const flagsOf = ({ drift, payable, callable }: Pick<EndpointFields, "drift" | "payable" | "callable">) =>
+  (drift ? DRIFT : 0) | (payable ? PAYABLE : 0) | (callable ? CALLABLE : 0);
 
 interface EndpointColumns {
   ids: PackedIds;
@@ -304,6 +314,7 @@ const ENDPOINT_CHECKS: {
   },
   drift: (drift, { columns }) => flagCheck(columns, DRIFT, drift),
   payable: (payable, { columns }) => flagCheck(columns, PAYABLE, payable),
+  callable: (callable, { columns }) => flagCheck(columns, CALLABLE, callable),
 };
 
 function flagCheck({ flags }: EndpointColumns, flag: number, wanted: boolean): Check {

@@ -267,6 +267,13 @@ export const ENDPOINT_FILTERS = {
       .optional()
       .meta({ description: "Only endpoints a standard x402 client can (true) or cannot (false) pay." }),
   ),
+  callable: filter(
+    "callable",
+    booleanParam.optional().meta({
+      description:
+        "true: its seller published how to call it (the hit's `call`: input, output, schema); false: nobody did.",
+    }),
+  ),
 };
 
 export type ServiceFilters = FiltersOf<typeof SERVICE_FILTERS>;

@@ -6,7 +6,7 @@ import { entryRecords, type ServiceRecord } from "../catalogue/service-queries";
 import type { ReadPool } from "../db/read-pool";
 import { readInOneSnapshot } from "../db/read-snapshot";
 import { sameAmount } from "./amounts";
-import { type EndpointFields, endpointFields } from "./endpoint-table";
+import { type EndpointFields, listedEndpointFields } from "./endpoint-table";
 import { Interned } from "./interned";
 import { type LoadedCatalogue, serviceEntry } from "./loaded-catalogue";
 import type { ServiceEntry } from "./service-entry";
@@ -88,7 +88,7 @@ async function planInPlace(catalogue: LoadedCatalogue, changes: InPlaceChanges):
     const i = endpoints.indexOf(row.id);
     // Listed since the catalogue loaded: only a change of its shape does that.
     if (i === undefined) return null;
-    const next = endpointFields({ ...row, drift: row.drift !== null });
+    const next = listedEndpointFields(row);
     if (!endpoints.canReplace(i, next)) return null;
     const step = Number(next.payable) - Number(endpoints.isPayable(i));
     if (step !== 0) payableChange.set(row.serviceId, (payableChange.get(row.serviceId) ?? 0) + step);

@@ -221,6 +221,7 @@ describe("GET /openapi.json and /docs", () => {
       "verified",
       "drift",
       "payable",
+      "callable",
       "sort",
       "offset",
       "limit",

@@ -4,7 +4,7 @@ import { listedEndpoints } from "../../../src/catalogue/endpoint-queries";
 import { recordProbe } from "../../../src/catalogue/probe-writes";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { CurrentCatalogue } from "../../../src/search/current-catalogue";
-import { endpointFields } from "../../../src/search/endpoint-table";
+import { listedEndpointFields } from "../../../src/search/endpoint-table";
 import { type LoadedCatalogue, loadCatalogue, prepareOrders } from "../../../src/search/loaded-catalogue";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -53,7 +53,7 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     const [row] = await listedEndpoints(pool, [id]);
     const i = index.endpoints.indexOf(id);
     if (row === undefined || i === undefined) throw new Error(`${url} is not listed`);
-    return { i, fields: endpointFields({ ...row, drift: row.drift !== null }) };
+    return { i, fields: listedEndpointFields(row) };
   };
   const snapshotNow = async () => {
     const client = await pool.connect();
