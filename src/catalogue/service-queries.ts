@@ -147,7 +147,7 @@ const SORT_RANK_KEYS = SERVICE_SORTS.filter((sort): sort is SortKey => sort !== 
 const ENTRY_ORDER = Prisma.sql`s.id`;
 
 /**
- * Every catalogue entry (read through a cursor: see loaded-catalogue.ts). Ranks and id places
+ * Every catalogue entry (read through a cursor: see src/search/load/catalogue.ts). Ranks and id places
  * come from Postgres so that the order is Postgres's (collation for names, exact numeric),
  * whoever sorts by them; NULLS LAST puts missing values after every real one, and they become 0.
  * Ids are uuids, whose order is their text's. Their search documents come from
