@@ -28,7 +28,7 @@ interface InPlaceChanges {
  * the items only, which are read per page (catalogue-items.ts): they just move the snapshot. The
  * text index, columns and sort orders stay (a probe that moves an entry's cheapest price has the
  * `price` ranks computed again). A sweep probes thousands of endpoints a minute and every crawl
- * marks every service it saw: reloading the whole catalogue for those cost every API process
+ * marks every service it saw: reloading the whole catalogue for those would cost every API process
  * seconds of CPU each time. Returns false, and changes nothing, when the catalogue's shape
  * changed too, or a column would change: the caller then loads the catalogue whole.
  */
