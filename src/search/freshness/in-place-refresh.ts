@@ -8,7 +8,7 @@ import { readInOneSnapshot } from "../../db/read-snapshot";
 import { type Catalogue, serviceEntry } from "../load/catalogue";
 import { Interned } from "../load/interned";
 import { sameAmount } from "../tables/amounts";
-import { type EndpointFields, listedEndpointFields } from "../tables/endpoint-table";
+import { type EndpointFields, listedEndpointFields } from "../tables/endpoint-columns";
 import type { ServiceEntry } from "../tables/service-entry";
 import { cheapestPrice } from "../tables/service-table";
 

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type pg from "pg";
 import { endpointIndexQuery, type IndexedEndpointRow, withVerdicts } from "../../catalogue/endpoint-queries";
 import { rowsInBatches } from "../../db/cursor";
-import { type EndpointColumnData, EndpointTableBuilder, endpointFields } from "../tables/endpoint-table";
+import { type EndpointColumnData, EndpointTableBuilder, endpointFields } from "../tables/endpoint-columns";
 import { type PackedIds, packIds } from "../tables/id-lookup";
 
 /** Rows read per step, with the event loop free between steps. */

@@ -17,8 +17,8 @@ import { HTTP_METHODS } from "../../normalise/text";
  * parameter, its zod schema (with the description OpenAPI, /docs and llms.txt show) and the field
  * of the search's filters it sets; the REST list schemas, the CSV export, the MCP tools and the
  * request readers below are all made from these registries. The check that answers a field lives
- * beside the columns it reads (service-table.ts and service-columns.ts for services,
- * endpoint-table.ts for endpoints), in a record typed by these fields, so a filter declared here
+ * beside the columns it reads (tables/service-table.ts and service-columns.ts for services,
+ * endpoint-checks.ts for endpoints), in a record typed by these fields, so a filter declared here
  * without its check does not compile.
  */
 

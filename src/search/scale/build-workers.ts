@@ -3,7 +3,8 @@ import type pg from "pg";
 import type { PayableCounts } from "../load/endpoint-load";
 import { readEndpointColumns } from "../load/endpoint-load";
 import { type BuiltEndpoints, buildEndpointsHere, buildTextIndexHere, type DocumentSet } from "../load/parts";
-import { columnBuffers, type EndpointColumnData, EndpointTable } from "../tables/endpoint-table";
+import { columnBuffers, type EndpointColumnData } from "../tables/endpoint-columns";
+import { EndpointTable } from "../tables/endpoint-table";
 import { type TextData, TextIndex } from "../text/text-index";
 import { BUILD_OFF_THREAD_FROM } from "./thresholds";
 

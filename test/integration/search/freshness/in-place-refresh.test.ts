@@ -5,7 +5,7 @@ import { recordProbe } from "../../../../src/catalogue/probe-writes";
 import { createReadPool, type ReadPool } from "../../../../src/db/read-pool";
 import { CatalogueKeeper } from "../../../../src/search/freshness/catalogue-keeper";
 import { type Catalogue, loadCatalogue, prepareOrders } from "../../../../src/search/load/catalogue";
-import { listedEndpointFields } from "../../../../src/search/tables/endpoint-table";
+import { listedEndpointFields } from "../../../../src/search/tables/endpoint-columns";
 import { seedServices } from "../../../support/catalogue";
 import { endpointItems, serviceItems } from "../../../support/catalogue-pages";
 import { createTestDatabase, type TestDatabase } from "../../../support/database";
