@@ -29,14 +29,7 @@ export function findPairs(dom: PageDom, scope: Element, options: PairOptions = {
   const elements = dom.contentElements(scope).filter((el) => !excluded(el));
   const out: LabelledValue[] = [];
 
-  const push = (
-    field: LabelField,
-    labelNode: AnyNode,
-    label: string,
-    valueNodes: AnyNode[],
-    strength: LabelledValue["strength"],
-    valueText?: string,
-  ): void => {
+  const push: Push = (field, labelNode, label, valueNodes, strength, valueText) => {
     const shown = collapse(valueText ?? valueNodes.map((n) => dom.text(n)).join(" "));
     const value = isStatField(field) ? withoutEcho(field, shown, classify) : shown;
     if (!acceptValue(field, value, strength, classify)) return;
