@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { refreshAllSearch } from "../src/catalogue/search-documents";
 import { createReadPool } from "../src/db/read-pool";
-import { loadCatalogue } from "../src/search/loaded-catalogue";
+import { loadCatalogue } from "../src/search/load/catalogue";
 import { generateCatalogue } from "./api-catalogue";
 import { benchDatabase, benchLogger, collectGarbage, markdownTable } from "./support";
 

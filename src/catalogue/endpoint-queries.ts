@@ -81,6 +81,8 @@ export interface IndexedEndpointRow {
   lastProbeStatus: number | null;
   /** Its latest live challenge differed from its listing. */
   drift: boolean;
+  /** Its listing or its live challenge describes how to call it (see chooseCall). */
+  callable: boolean;
   /** Its place in id order among every listed endpoint. */
   idPlace: number;
 }
@@ -96,6 +98,7 @@ export function endpointIndexQuery(): Prisma.Sql {
       SELECT e.id::text, ${shownId("s")}::text AS "serviceId", e.method, s.category,
         e.last_verified_at AS "lastVerifiedAt", e.last_probe_status AS "lastProbeStatus",
         ${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL AS drift,
+        (e.call_description IS NOT NULL OR e.probe_call_description IS NOT NULL) AS callable,
         (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace"
       FROM ${LISTED_ENDPOINTS}
       WHERE ${IS_LISTED}

@@ -4,32 +4,14 @@ import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-
 import { serviceEndpoints, serviceTags } from "./search-documents";
 import { decimalText, type SortDirection, volumeText } from "./sql";
 
-export const SERVICE_SORTS = [
-  "relevance",
-  "volume",
-  "tx_count",
-  "payers",
-  "uptime",
-  "response_ms",
-  "name",
-  "updated",
-  "first_seen",
-  "price",
-] as const;
-export type ServiceSort = (typeof SERVICE_SORTS)[number];
-
-export interface ServiceOrder {
-  sort: ServiceSort;
-  order: SortDirection;
-}
-
 /**
- * The allow-list of sorts: each maps to one SQL key (ranked when the in-memory catalogue loads) and
- * the direction people expect by default.
+ * The allow-list of sorts, one entry each: its SQL key (ranked by Postgres when the in-memory
+ * catalogue loads, so the search orders by it with no other code), the direction people expect by
+ * default, and what the API's description says of it beyond its name.
  */
-const SORT_KEYS: Record<ServiceSort, { key: Prisma.Sql; order: SortDirection }> = {
-  relevance: { key: Prisma.sql`NULL::real`, order: "desc" }, // ordered by ts_rank instead
-  volume: { key: Prisma.sql`s.volume_usdc_30d`, order: "desc" },
+const SORT_KEYS = {
+  relevance: { key: Prisma.sql`NULL::real`, order: "desc", about: "default with q" }, // ordered by ts_rank instead
+  volume: { key: Prisma.sql`s.volume_usdc_30d`, order: "desc", about: "default otherwise" },
   tx_count: { key: Prisma.sql`s.tx_count_30d`, order: "desc" },
   payers: { key: Prisma.sql`s.payer_count_30d`, order: "desc" },
   uptime: { key: Prisma.sql`s.uptime_30d`, order: "desc" },
@@ -38,8 +20,28 @@ const SORT_KEYS: Record<ServiceSort, { key: Prisma.Sql; order: SortDirection }> 
   updated: { key: Prisma.sql`s.info_updated_at`, order: "desc" },
   first_seen: { key: Prisma.sql`s.first_seen_at`, order: "desc" },
   // The cheapest call of the entry: people looking at prices want the cheapest first.
-  price: { key: entryMinPrice("s"), order: "asc" },
-};
+  price: { key: entryMinPrice("s"), order: "asc", about: "the lowest price per call in USDC" },
+} satisfies Record<string, { key: Prisma.Sql; order: SortDirection; about?: string }>;
+
+export type ServiceSort = keyof typeof SORT_KEYS;
+export const SERVICE_SORTS = Object.keys(SORT_KEYS) as [ServiceSort, ...ServiceSort[]];
+
+export interface ServiceOrder {
+  sort: ServiceSort;
+  order: SortDirection;
+}
+
+/** Each sort with what the API says of it: "volume (default otherwise)". */
+export function describedSorts(): string[] {
+  return Object.entries(SORT_KEYS).map(([sort, entry]) =>
+    "about" in entry ? `${sort} (${entry.about})` : sort,
+  );
+}
+
+/** The sorts whose default direction is `order`. */
+export function sortsOrdered(order: SortDirection): ServiceSort[] {
+  return SERVICE_SORTS.filter((sort) => SORT_KEYS[sort].order === order);
+}
 
 /** Relevance when searching, volume otherwise; each sort's natural direction unless asked. */
 export function serviceOrder(q: string | undefined, sort?: ServiceSort, order?: SortDirection): ServiceOrder {
@@ -145,7 +147,7 @@ const SORT_RANK_KEYS = SERVICE_SORTS.filter((sort): sort is SortKey => sort !== 
 const ENTRY_ORDER = Prisma.sql`s.id`;
 
 /**
- * Every catalogue entry (read through a cursor: see loaded-catalogue.ts). Ranks and id places
+ * Every catalogue entry (read through a cursor: see src/search/load/catalogue.ts). Ranks and id places
  * come from Postgres so that the order is Postgres's (collation for names, exact numeric),
  * whoever sorts by them; NULLS LAST puts missing values after every real one, and they become 0.
  * Ids are uuids, whose order is their text's. Their search documents come from

@@ -1,13 +1,9 @@
 import { announceCatalogueChange, pruneCatalogueChanges } from "../catalogue/catalogue-changes";
 import { abandonStaleRuns, finishCrawlRun, recordCrawlErrors, startCrawlRun } from "../catalogue/crawl-runs";
+import { delistMissing, extendUnchangedHistory, markListed } from "../catalogue/end-of-run-writes";
 import { mergeServicesByDomain } from "../catalogue/merge";
 import { loadPageValidators, markPagesChecked, savePageCache } from "../catalogue/page-cache";
-import {
-  delistMissing,
-  extendUnchangedHistory,
-  loadKnownServices,
-  markListed,
-} from "../catalogue/service-writes";
+import { loadKnownServices } from "../catalogue/service-writes";
 import { ensureSource } from "../catalogue/sources";
 import type { Database } from "../db/prisma-client";
 import type { CrawlStatus, SourceKind } from "../generated/prisma/enums";

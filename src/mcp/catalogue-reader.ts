@@ -5,8 +5,6 @@ import { getServiceDetail } from "../catalogue/service-details";
 import { listCategories } from "../catalogue/taxonomy-queries";
 import type { ReadPool } from "../db/read-pool";
 import { emptyAnswerHint } from "../http/catalogue-listing";
-import { endpointFilters } from "../http/routes/endpoints";
-import { serviceFilters } from "../http/routes/services";
 import type { endpointListQuery } from "../http/schemas/endpoints";
 import { type historyQuery, isServiceId, type serviceListQuery } from "../http/schemas/services";
 import {
@@ -16,7 +14,12 @@ import {
   queryReadingJson,
   serviceDetailJson,
 } from "../http/serialisers";
-import type { CatalogueSearch, SearchPage } from "../search/catalogue-search";
+import {
+  type CatalogueSearch,
+  endpointFilters,
+  type SearchPage,
+  serviceFilters,
+} from "../search/catalogue-search";
 
 /**
  * The one place MCP tools read the catalogue: the same search (CatalogueSearch), query functions

@@ -10,12 +10,12 @@ import {
   fromBeforeTo,
   historyItemSchema,
   historyQuery,
-  relevanceNeedsQ,
   serviceDetailSchema,
   serviceFilterParams,
   serviceIdParams,
   serviceSchema,
 } from "../http/schemas/services";
+import { endpointFilterNames, relevanceNeedsQ, serviceFilterNames } from "../search/catalogue-search";
 import { type Preflight, PreflightLimited } from "../trust/preflight";
 import type { CatalogueReader, JsonList, JsonObject, SearchList } from "./catalogue-reader";
 
@@ -107,15 +107,15 @@ export const MCP_TOOLS = {
   search_services: {
     title: "Search x402 services",
     description:
-      "Find pay-per-call (x402) API services: full-text q plus filters (category, tag, network, asset, " +
-      "max_price in USDC, verified, …), sorted and paged like GET /v1/services. With q, `query` says how it " +
-      "was read: words corrected, words dropped, and whether the matches are partial.",
+      `Find pay-per-call (x402) API services: full-text q plus filters (${serviceFilterNames().join(", ")}; ` +
+      "prices in USDC as decimal strings), sorted and paged like GET /v1/services. With q, `query` says how " +
+      "it was read: words corrected, words dropped, and whether the matches are partial.",
   },
   search_endpoints: {
     title: "Search x402 endpoints",
     description:
-      "Find an endpoint that does X: q over what endpoints do, filters method, category, max_price, network, " +
-      "verified, drift and payable (true: a standard x402 client can pay it as published), sort by relevance " +
+      `Find an endpoint that does X: q over what endpoints do, filters ${endpointFilterNames().join(", ")} ` +
+      "(payable=true: a standard x402 client can pay it as published), sort by relevance " +
       "or price. Each hit has its payment options, payability verdict with reasons, how to call it (call) " +
       "when published, its last probe and any price drift. With q, `query` says how it was read, as for " +
       "search_services.",

@@ -1,5 +1,6 @@
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { routePolicy } from "../accounts/route-policy";
+import { apiRouter } from "../http/router";
 import { statusLabel } from "./labels";
 import type { ProductMetrics } from "./metrics";
 
@@ -27,7 +28,7 @@ export const METRICS_PATH = "/metrics";
 
 /** GET /metrics: the exposition in Prometheus's text format, never cached. */
 export function metricsRouter(metrics: ProductMetrics): Router {
-  const router = Router();
+  const router = apiRouter();
   router.get(METRICS_PATH, async (_req, res) => {
     const { contentType, text } = await metrics.exposition();
     res.set("Cache-Control", "no-store").type(contentType).send(text);

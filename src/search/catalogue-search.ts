@@ -4,17 +4,31 @@ import { type ServiceSort, serviceOrder } from "../catalogue/service-queries";
 import type { SortDirection } from "../catalogue/sql";
 import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
-import { CatalogueItems } from "./catalogue-items";
-import { type CatalogueLoad, CurrentCatalogue } from "./current-catalogue";
-import type { EndpointFilters, ServiceFilters } from "./filters";
-import type { CatalogueSerialisers, LoadedCatalogue } from "./loaded-catalogue";
-import type { QueryReading } from "./partial-query";
-import { type SearchAnswer, SearchQueries } from "./search-queries";
-import type { Found } from "./service-table";
+import { CatalogueKeeper, type CatalogueLoad } from "./freshness/catalogue-keeper";
+import type { Catalogue, CatalogueSerialisers } from "./load/catalogue";
+import { CatalogueItems } from "./page/catalogue-items";
+import type { EndpointFilters, ServiceFilters } from "./query/filters";
+import type { QueryReading } from "./query/partial-query";
+import { type SearchAnswer, SearchQueries } from "./query/search-queries";
+import { CatalogueImages } from "./scale/catalogue-images";
+import { IMAGES_WRITTEN_FROM } from "./scale/thresholds";
+import type { Found } from "./tables/service-table";
 
-export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./filters";
-export type { CatalogueSerialisers } from "./loaded-catalogue";
-export type { QueryReading } from "./partial-query";
+export type { CatalogueSerialisers } from "./load/catalogue";
+export type { EndpointFilters, ServiceFilters, ServiceStatusFilter } from "./query/filters";
+export {
+  ENDPOINT_FILTERS,
+  endpointFilterNames,
+  endpointFilters,
+  endpointSortParams,
+  paramsOf,
+  relevanceNeedsQ,
+  SERVICE_FILTERS,
+  serviceFilterNames,
+  serviceFilters,
+  serviceSortParams,
+} from "./query/filters";
+export type { QueryReading } from "./query/partial-query";
 
 /** A page as the list sends it. */
 export interface Listing {
@@ -83,23 +97,17 @@ export interface CatalogueSearchOptions {
   pool: ReadPool;
   logger: Logger;
   serialisers: CatalogueSerialisers;
-  /** See CurrentCatalogueOptions.refreshMs. */
+  /** See CatalogueKeeperOptions.refreshMs. */
   refreshMs: number;
   /** How many distinct q texts keep their parsed form (see SearchQueries). */
   rememberedQueries?: number;
   /** Called after each newer catalogue is in place, with how it came, its size and the time taken. */
   onLoaded?: (load: CatalogueLoad) => void;
-  /** See CurrentCatalogueOptions.stopping. */
+  /** See CatalogueKeeperOptions.stopping. */
   stopping?: AbortSignal;
-  /** See CurrentCatalogueOptions.images. */
+  /** Catalogue images (see scale/catalogue-images.ts), stored from `writeFrom` endpoints; omitted: none. */
   images?: { writeFrom: number };
 }
-
-/**
- * From how many endpoints the product stores catalogue images: below that a load from the
- * database takes a few seconds at most (the same size from which it builds on worker threads).
- */
-const IMAGES_WRITTEN_FROM = 20_000;
 
 /** The images option of a process of the product, from CATALOGUE_IMAGES. */
 export function catalogueImages(enabled: boolean): CatalogueSearchOptions["images"] {
@@ -108,7 +116,7 @@ export function catalogueImages(enabled: boolean): CatalogueSearchOptions["image
 
 /** The catalogue search over the in-memory catalogue, kept current from the database. */
 export class InMemoryCatalogueSearch implements CatalogueSearch {
-  private readonly catalogue: CurrentCatalogue;
+  private readonly catalogue: CatalogueKeeper;
   private readonly queries: SearchQueries;
   private readonly items: CatalogueItems;
 
@@ -122,7 +130,11 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     stopping,
     images,
   }: CatalogueSearchOptions) {
-    this.catalogue = new CurrentCatalogue({ pool, logger, refreshMs, onLoaded, stopping, images });
+    const imageStore =
+      images === undefined
+        ? undefined
+        : new CatalogueImages({ pool, logger, stopping, writeFrom: images.writeFrom });
+    this.catalogue = new CatalogueKeeper({ pool, logger, refreshMs, onLoaded, stopping, images: imageStore });
     this.queries = new SearchQueries(pool, rememberedQueries);
     this.items = new CatalogueItems(pool, serialisers);
   }
@@ -183,7 +195,7 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
   }
 
   private searchServices(
-    loaded: LoadedCatalogue,
+    loaded: Catalogue,
     filters: ServiceFilters,
     sort: ServiceSortChoice,
     paging: { offset: number; limit?: number },

@@ -8,13 +8,13 @@ import {
 } from "../../catalogue/history-queries";
 import { SERVICE_EXPORT_COLUMNS, serviceExportQuery as servicesSql } from "../../catalogue/service-export";
 import type { ReadPool } from "../../db/read-pool";
-import type { CatalogueSearch } from "../../search/catalogue-search";
+import { type CatalogueSearch, serviceFilters } from "../../search/catalogue-search";
 import { sendCsv } from "../csv";
 import { methodNotAllowed } from "../responses";
 import { apiRouter } from "../router";
 import { historyExportQuery, serviceExportQuery } from "../schemas/services";
 import { parseInput } from "../validation";
-import { notFound, serviceFilters } from "./services";
+import { notFound } from "./services";
 
 /**
  * CSV downloads for analysts: the list's filters and sort without paging (the loaded catalogue

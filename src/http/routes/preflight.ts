@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
-import express, { type Request, Router } from "express";
+import type { Request, Router } from "express";
 import { priceKindOf } from "../../payability/requirement-verdict";
 import { type Preflight, PreflightLimited, type PreflightResult } from "../../trust/preflight";
 import { HttpError } from "../errors";
+import { jsonBody } from "../json-body";
 import { methodNotAllowed } from "../responses";
+import { apiRouter } from "../router";
 import { preflightBody } from "../schemas/preflight";
 import { parseInput } from "../validation";
 
@@ -57,10 +59,10 @@ export function preflightCaller(req: Request): string {
 
 /** POST /v1/preflight: probe an endpoint now (catalogued or not) and judge it. */
 export function preflightRouter(preflight: Preflight): Router {
-  const router = Router();
+  const router = apiRouter();
   router
     .route("/v1/preflight")
-    .post(express.json({ limit: "8kb" }), async (req, res) => {
+    .post(jsonBody("8kb"), async (req, res) => {
       const body = parseInput(preflightBody, req.body ?? {}, "body");
       let result: PreflightResult;
       try {

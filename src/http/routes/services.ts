@@ -1,51 +1,16 @@
 import type { Router } from "express";
-import type { z } from "zod";
 import { getServiceHistory } from "../../catalogue/history-queries";
 import { getServiceDetail } from "../../catalogue/service-details";
 import type { ReadPool } from "../../db/read-pool";
-import type { CatalogueSearch, ServiceFilters } from "../../search/catalogue-search";
+import { type CatalogueSearch, serviceFilters } from "../../search/catalogue-search";
 import { emptyAnswerHint, sendListing } from "../catalogue-listing";
 import { HttpError } from "../errors";
 import { methodNotAllowed, sendCacheable } from "../responses";
 import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
-import {
-  historyQuery,
-  isServiceId,
-  type serviceExportQuery,
-  serviceIdParams,
-  serviceListQuery,
-} from "../schemas/services";
+import { historyQuery, isServiceId, serviceIdParams, serviceListQuery } from "../schemas/services";
 import { historyJson, listJson, serviceDetailJson } from "../serialisers";
 import { parseInput } from "../validation";
-
-type ServiceFilterQuery = z.output<typeof serviceExportQuery>;
-
-/** Query parameters (snake_case) to catalogue filters; shared with services.csv. */
-export function serviceFilters(query: ServiceFilterQuery): ServiceFilters {
-  return {
-    q: query.q,
-    category: query.category,
-    tags: query.tag,
-    method: query.method,
-    domain: query.domain,
-    minUptime: query.min_uptime,
-    maxResponseMs: query.max_response_ms,
-    minVolume: query.min_volume,
-    minTx: query.min_tx,
-    minPayers: query.min_payers,
-    updatedSince: query.updated_since,
-    status: query.status,
-    network: query.network,
-    asset: query.asset,
-    maxPrice: query.max_price,
-    includeUnpriced: query.include_unpriced,
-    payTo: query.pay_to,
-    source: query.source,
-    verified: query.verified,
-    drift: query.drift,
-  };
-}
 
 export function notFound(id: string): HttpError {
   return new HttpError(404, `No service with id ${id}`);

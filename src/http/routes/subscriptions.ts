@@ -1,14 +1,12 @@
 import type { Router } from "express";
 import { listPlans, planJson } from "../../billing/plans";
+import { getSubscription, listInvoices, listSubscriptions } from "../../billing/subscription-reads";
 import {
   BillingRefusal,
   type BillingSettings,
   cancelSubscription,
   changePlan,
   createSubscription,
-  getSubscription,
-  listInvoices,
-  listSubscriptions,
 } from "../../billing/subscriptions";
 import type { Database } from "../../db/prisma-client";
 import type { ReadPool } from "../../db/read-pool";

@@ -1,141 +1,22 @@
 import { z } from "zod";
-import { SERVICE_SORTS } from "../../catalogue/service-queries";
+import { paramsOf, relevanceNeedsQ, SERVICE_FILTERS, serviceSortParams } from "../../search/catalogue-search";
 import { callSchema } from "./call";
 import {
   dateTimeParam,
-  decimalParam,
   decimalString,
-  enumParam,
   exportPagingParams,
-  integerParam,
   isoTimestamp,
   listSchema,
-  numberParam,
   pagingParams,
-  repeatableParam,
   searchListSchema,
   serviceIdParam,
-  textParam,
 } from "./common";
 import { optionPayabilityFields, payabilitySchema, priceKindSchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
 import { endpointTrustFields, serviceTrustFields } from "./trust";
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
-
-/** Any case in, upper case out, as methods are stored. */
-export const methodParam = z.preprocess(
-  (value) => (typeof value === "string" ? value.trim().toUpperCase() : value),
-  enumParam(HTTP_METHODS),
-);
-
-const MAX_COUNT = 2_147_483_647;
-
-const SOURCE_KINDS = ["html_directory", "bazaar", "origin_manifest"];
-
-/** A source kind, or a base URL as the sources table stores it. */
-const sourceParam = textParam(2000).refine(
-  (text) => SOURCE_KINDS.includes(text) || /^https?:\/\/[^\s]+$/i.test(text),
-  "must be html_directory, bazaar, origin_manifest or a source's base URL (http:// or https://)",
-);
-
-/** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
-export const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
-
 /** Filters and sort shared by the list, its CSV export and the MCP search tool. */
-export const serviceFilterParams = {
-  q: textParam(200)
-    .optional()
-    .meta({
-      description:
-        "Full-text search over name, domain, description, category, tags and endpoint descriptions " +
-        '(web-search syntax: "phrase", or, -word). Stemmed; when no service has all the words, misspelt ' +
-        "words are corrected by edit distance, words nothing has are dropped, and the services with the most " +
-        "words come first (partial matches); the answer's `query` says how q was read.",
-      example: "stock quotes",
-    }),
-  category: textParam(200).optional().meta({ description: "Exact category, any case." }),
-  tag: repeatableParam(textParam(100).toLowerCase(), 10)
-    .optional()
-    .meta({ description: "Tag; repeat for more: every tag given must be present." }),
-  method: methodParam.optional().meta({ description: "Some endpoint has this HTTP method." }),
-  domain: textParam(253)
-    .toLowerCase()
-    .optional()
-    .meta({ description: "Exact host name, e.g. api.example.com." }),
-  min_uptime: numberParam(0, 100).optional().meta({ description: "Lowest 30-day uptime, in percent." }),
-  max_response_ms: numberParam(0, 3_600_000)
-    .optional()
-    .meta({ description: "Highest 30-day average response time, in ms." }),
-  min_volume: decimalParam
-    .optional()
-    .meta({ description: "Lowest 30-day volume in USDC, a decimal string." }),
-  min_tx: integerParam(0, MAX_COUNT).optional().meta({ description: "Lowest 30-day transaction count." }),
-  min_payers: integerParam(0, MAX_COUNT).optional().meta({ description: "Lowest 30-day payer count." }),
-  updated_since: dateTimeParam
-    .optional()
-    .meta({ description: "Services whose information was updated at or after this time (info_updated_at)." }),
-  network: textParam(100).optional().meta({
-    description: "Some payment option is on this network: a CAIP-2 id or a network name, any case.",
-    example: "eip155:8453",
-  }),
-  asset: textParam(100).optional().meta({
-    description: "Some payment option is in this asset: a token address or symbol, any case.",
-    example: "USDC",
-  }),
-  max_price: decimalParam.optional().meta({
-    description:
-      "Some payment option costs at most this many USDC per call, a decimal string. Entries with no known " +
-      "price (no option states one: an HTML directory's services until a probe reads their challenge) do " +
-      "not match unless include_unpriced=true.",
-    example: "0.01",
-  }),
-  include_unpriced: booleanParam.optional().meta({
-    description:
-      "true: max_price also keeps entries with no known price (false, the default: it drops them).",
-  }),
-  pay_to: textParam(200).optional().meta({ description: "Some payment option pays this address, any case." }),
-  source: sourceParam.optional().meta({
-    description:
-      "Listed by this source: a kind (html_directory, bazaar, origin_manifest) or a source's base URL.",
-  }),
-  verified: booleanParam.optional().meta({
-    description:
-      "true: some endpoint answered with a valid x402 payment challenge within the last 24 hours; false: none did.",
-  }),
-  drift: booleanParam.optional().meta({
-    description:
-      "true: some endpoint's latest live challenge differed from what the listing claims (see the endpoints' " +
-      "drift); false: none did.",
-  }),
-  status: enumParam(["listed", "delisted", "all"])
-    .default("listed")
-    .meta({ description: "listed (default), delisted or all." }),
-  sort: enumParam(SERVICE_SORTS)
-    .optional()
-    .meta({
-      description:
-        "relevance (default with q), volume (default otherwise), tx_count, payers, uptime, response_ms, " +
-        "name, updated, first_seen, price (the lowest price per call in USDC). Missing values sort last; " +
-        "ties are broken by id.",
-    }),
-  order: enumParam(["asc", "desc"])
-    .optional()
-    .meta({ description: "Default: asc for name, response_ms and price, desc for the others." }),
-};
-
-export function relevanceNeedsQ(
-  query: { q?: string | undefined; sort?: string | undefined },
-  ctx: z.RefinementCtx,
-) {
-  if (query.sort === "relevance" && query.q === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["sort"],
-      message: "relevance needs q; without q use another sort",
-    });
-  }
-}
+export const serviceFilterParams = { ...paramsOf(SERVICE_FILTERS), ...serviceSortParams };
 
 export const serviceListQuery = z
   .strictObject({ ...serviceFilterParams, ...pagingParams })

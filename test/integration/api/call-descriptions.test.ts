@@ -131,4 +131,21 @@ describe("how to call an endpoint: stored from feeds and challenges, served in d
     const hit = response.body.items.find((e: { url: string }) => e.url.endsWith("/weather/paris"));
     expect(hit.call).toMatchObject({ format: "bazaar_extension", route_template: "/weather/:city" });
   });
+
+  it("when endpoints are filtered by callable, then those with a call description come apart from those without", async () => {
+    const paths = async (callable: string) => {
+      const response = await request(api.app).get(`/v1/endpoints?callable=${callable}`);
+      expect(response.status).toBe(200);
+      return response.body.items.map((e: { url: string }) => new URL(e.url).pathname).sort();
+    };
+    // /live is described by its live challenge alone (a probe's refresh sets it).
+    expect(await paths("true")).toEqual(["/live", "/v1-history", "/weather/paris"]);
+    expect(await paths("false")).toEqual(["/bare"]);
+  });
+
+  it("when callable is neither true nor false, then 400 says what is allowed", async () => {
+    const response = await request(api.app).get("/v1/endpoints?callable=yes");
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(/callable: must be one of true, false/);
+  });
 });

@@ -224,6 +224,7 @@ describe("GET /openapi.json and /docs", () => {
       "verified",
       "drift",
       "payable",
+      "callable",
       "sort",
       "offset",
       "limit",

@@ -117,7 +117,7 @@ describe("request validation and HTTP behaviour", () => {
     ],
     [
       "/v1/endpoints?tag=x",
-      'unknown query parameter "tag"; allowed: q, method, category, max_price, include_unpriced, network, verified, drift, payable, sort, offset, limit',
+      'unknown query parameter "tag"; allowed: q, method, category, max_price, include_unpriced, network, verified, drift, payable, callable, sort, offset, limit',
     ],
     ["/v1/categories?limit=0", 'limit: must be a whole number from 1 to 200 (got "0")'],
     ["/v1/tags?sort=name", 'unknown query parameter "sort"; allowed: offset, limit'],

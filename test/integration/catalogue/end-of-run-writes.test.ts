@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { delistMissing, extendUnchangedHistory, markListed } from "../../../src/catalogue/service-writes";
+import { delistMissing, extendUnchangedHistory, markListed } from "../../../src/catalogue/end-of-run-writes";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const SERVICES = 12_000; // more than two of the slices the end-of-run writes send at a time

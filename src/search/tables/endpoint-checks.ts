@@ -1,0 +1,72 @@
+import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
+import type { EndpointFilters } from "../query/filters";
+import { amountOf } from "./amounts";
+import { CALLABLE, DRIFT, type EndpointColumns, PAYABLE } from "./endpoint-columns";
+
+export type Check = (i: number) => boolean;
+
+/** What a filter's check is made from, once per request. */
+interface CheckContext {
+  columns: EndpointColumns;
+  filters: EndpointFilters;
+  now: number;
+}
+
+/**
+ * How each filter of the endpoint search is answered, so that a filter declared in filters.ts
+ * without its check does not compile: "text" by the text index, "with max_price" by max_price's
+ * check, a function by a check of the columns, made once per request.
+ */
+const ENDPOINT_CHECKS: {
+  [F in keyof Required<EndpointFilters>]:
+    | "text"
+    | "with max_price"
+    | ((value: NonNullable<EndpointFilters[F]>, context: CheckContext) => Check);
+} = {
+  q: "text",
+  method: (method, { columns }) => {
+    const code = columns.dictionaries.methods.find(method);
+    return (i) => columns.method[i] === code;
+  },
+  category: (category, { columns }) => {
+    const code = columns.dictionaries.categories.find(category.toLowerCase());
+    return (i) => code >= 0 && columns.category[i] === code;
+  },
+  network: (network, { columns }) => {
+    const code = columns.dictionaries.networks.find(network.toLowerCase());
+    return (i) => code >= 0 && columns.networks.some(i, (c) => c === code);
+  },
+  maxPrice: (maxPrice, { columns, filters }) => {
+    const { prices } = columns;
+    const ranks = columns.dictionaries.prices.rankTable();
+    const highest = columns.dictionaries.prices.highestRankAtMost(amountOf(maxPrice));
+    const unpriced = filters.includeUnpriced === true;
+    return (i) =>
+      prices.some(i, (code) => (ranks[code] as number) <= highest) || (unpriced && prices.isEmpty(i));
+  },
+  includeUnpriced: "with max_price",
+  verified: (verified, { columns, now }) => {
+    const since = now - VERIFIED_WITHIN_MS;
+    // NaN (never verified) is not after any time.
+    return (i) => (columns.lastVerifiedAt[i] as number) > since === verified;
+  },
+  drift: (drift, { columns }) => flagCheck(columns, DRIFT, drift),
+  payable: (payable, { columns }) => flagCheck(columns, PAYABLE, payable),
+  callable: (callable, { columns }) => flagCheck(columns, CALLABLE, callable),
+};
+
+function flagCheck({ flags }: EndpointColumns, flag: number, wanted: boolean): Check {
+  return (i) => (((flags[i] as number) & flag) !== 0) === wanted;
+}
+
+/** The filters as one check of an entry; null when none is given. Semantics as the services list's. */
+export function endpointCheck(filters: EndpointFilters, columns: EndpointColumns, now: number): Check | null {
+  const checks: Check[] = [];
+  for (const [field, value] of Object.entries(filters)) {
+    const answer = ENDPOINT_CHECKS[field as keyof EndpointFilters];
+    if (typeof answer === "function" && value !== undefined)
+      checks.push(answer(value as never, { columns, filters, now }));
+  }
+  if (checks.length === 0) return null;
+  return (i) => checks.every((c) => c(i));
+}

@@ -1,0 +1,361 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { ServiceFilters } from "../query/filters";
+import { type Amount, amountOf, compareAmounts } from "./amounts";
+import type { ServiceEntry } from "./service-entry";
+import { bitset, hasBit } from "./sorted-lists";
+
+/** Whether the entry with this index passes the filters. */
+type Predicate = (i: number) => boolean;
+
+type EntryPredicate = (entry: ServiceEntry) => boolean;
+
+/**
+ * A list query's filters resolved against the columns, once per request: the codes and ranks the
+ * columns hold, the lists every match is on, and the check of the filters the columns do not hold.
+ */
+export interface FilterPlan {
+  filters: ServiceFilters;
+  /** The number columns bounded (see BOUNDS), the volume's rank among them. */
+  bounds: GivenBound[];
+  /** The lists every match is on: the entries with the status, the category, each tag and the method asked for. */
+  required: Int32Array[];
+  /** The shortest of them (every entry when there is none): where matching starts. */
+  driver: Int32Array;
+  entryPasses: EntryPredicate | null;
+}
+
+/** The columns as ServiceColumnsBuilder makes them. */
+interface ColumnParts {
+  everyEntry: Int32Array;
+  withStatus: Map<string, Int32Array>;
+  withCategory: Map<string, Int32Array>;
+  bounds: Record<BoundFilter, Float64Array>;
+  volumeRanks: Float64Array;
+  volumeOfRank: Amount[];
+  withTag: Map<string, Int32Array>;
+  withMethod: Map<string, Int32Array>;
+}
+
+/**
+ * The filters a number column answers, each a bound of its column: how the column reads an entry
+ * (null: missing) and whether the filter gives the column's lowest or highest value. A filter
+ * that bounds a number of the entry is declared here and nowhere else in the search.
+ */
+const BOUNDS = {
+  minUptime: { read: (entry) => entry.uptime30d, lowest: true },
+  maxResponseMs: { read: (entry) => entry.avgResponseMs30d, lowest: false },
+  minTx: { read: (entry) => entry.txCount30d, lowest: true },
+  minPayers: { read: (entry) => entry.payerCount30d, lowest: true },
+  updatedSince: { read: (entry) => entry.infoUpdatedAt, lowest: true },
+} satisfies {
+  [F in keyof ServiceFilters]?: { read: (entry: ServiceEntry) => number | null; lowest: boolean };
+};
+
+export type BoundFilter = keyof typeof BOUNDS;
+const BOUND_FILTERS = Object.keys(BOUNDS) as BoundFilter[];
+
+/** A bound given in a request: its column and the range a match's value is in. */
+interface GivenBound {
+  column: Float64Array;
+  min: number;
+  max: number;
+}
+
+/** How many lists keep a bitset (see bitsetOf). */
+const BITSETS_KEPT = 1024;
+const NO_ENTRIES = new Int32Array(0);
+
+/**
+ * The filter fields of every entry as columns (typed arrays, and lists of entry indexes per
+ * value). A list starts from the shortest list every match is on and narrows it filter by filter;
+ * a search checks its matches with one predicate. Nothing runs over every entry per filter (a pass
+ * of 10,000 unpredictable branches costs tens of µs on this machine), and the entries themselves,
+ * objects scattered in memory, are only read for the filters the columns do not hold.
+ * Missing values are NaN, which every comparison rejects, as SQL rejects NULL.
+ */
+export class ServiceColumns {
+  private readonly everyEntry: Int32Array;
+  private readonly withStatus: Map<string, Int32Array>;
+  private readonly withCategory: Map<string, Int32Array>;
+  private readonly bounds: Record<BoundFilter, Float64Array>;
+  /**
+   * Dense rank of each entry's volume (0: none), and the volume of each rank: a minimum volume,
+   * compared exactly as decimals once, becomes a minimum rank.
+   */
+  private readonly volumeRanks: Float64Array;
+  private readonly volumeOfRank: Amount[];
+  private readonly withTag: Map<string, Int32Array>;
+  private readonly withMethod: Map<string, Int32Array>;
+  private readonly bitsets = new Map<Int32Array, Int32Array>();
+
+  constructor(
+    private readonly entries: readonly ServiceEntry[],
+    columns: ColumnParts,
+  ) {
+    this.everyEntry = columns.everyEntry;
+    this.withStatus = columns.withStatus;
+    this.withCategory = columns.withCategory;
+    this.bounds = columns.bounds;
+    this.volumeRanks = columns.volumeRanks;
+    this.volumeOfRank = columns.volumeOfRank;
+    this.withTag = columns.withTag;
+    this.withMethod = columns.withMethod;
+  }
+
+  /** The filters resolved against the columns, once per request (see FilterPlan). */
+  plan(filters: ServiceFilters, entryPasses: EntryPredicate | null): FilterPlan {
+    const required = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
+    if (filters.method !== undefined) required.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
+    if (filters.category !== undefined) {
+      required.push(this.withCategory.get(filters.category.toLowerCase()) ?? NO_ENTRIES);
+    }
+    if (filters.status !== "all") required.push(this.withStatus.get(filters.status) ?? NO_ENTRIES);
+    return {
+      filters,
+      bounds: this.boundsOf(filters),
+      required,
+      driver: required.reduce(
+        (shortest, list) => (list.length < shortest.length ? list : shortest),
+        this.everyEntry,
+      ),
+      entryPasses,
+    };
+  }
+
+  /**
+   * The entries that pass the filters, ascending: the plan's driver, narrowed by one tight loop
+   * per other filter over the survivors.
+   */
+  matching(plan: FilterPlan): Int32Array {
+    const { driver, entryPasses } = plan;
+    // Survivors are compacted into `kept` (never into a list of the index), made at the first filter.
+    let kept: Int32Array | null = null;
+    let from = driver;
+    let count = driver.length;
+    const narrow = (keep: (to: Int32Array) => number) => {
+      kept ??= new Int32Array(driver.length);
+      count = keep(kept);
+      from = kept;
+    };
+    for (const { column, min, max } of plan.bounds) {
+      narrow((to) => keepWithin(from, count, to, column, min, max));
+    }
+    // The other lists every match is on: a bit test per survivor in each one's bitset.
+    for (const list of plan.required) {
+      if (list !== driver) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list)));
+    }
+    const { entries } = this;
+    if (entryPasses !== null)
+      narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
+    return from.subarray(0, count);
+  }
+
+  /**
+   * Whether one entry passes the filters (a search checks its matches so): one function with
+   * every filter's constant hoisted, so an absent filter is a branch always taken the same way.
+   */
+  predicate({ bounds, required, entryPasses }: FilterPlan): Predicate {
+    const { entries } = this;
+    const columns = bounds.map((bound) => bound.column);
+    const mins = bounds.map((bound) => bound.min);
+    const maxes = bounds.map((bound) => bound.max);
+    // NaN (no value) fails every comparison, so the negated test drops it.
+    const withinBounds = (i: number) => {
+      for (let k = 0; k < columns.length; k += 1) {
+        const value = (columns[k] as Float64Array)[i] as number;
+        if (!(value >= (mins[k] as number) && value <= (maxes[k] as number))) return false;
+      }
+      return true;
+    };
+    // Status, category, tags and method: a bit test per match in their lists' bitsets (N / 8
+    // bytes each, so a search touches little memory: a column of 8-byte codes, or each match's
+    // own sets, is a cache miss per match).
+    const requiredBits = required.map((list) => this.bitsetOf(list));
+    const onEveryList = (i: number) => {
+      for (const bits of requiredBits) if (!hasBit(bits, i)) return false;
+      return true;
+    };
+    return (i) =>
+      (columns.length === 0 || withinBounds(i)) &&
+      (requiredBits.length === 0 || onEveryList(i)) &&
+      (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
+  }
+
+  /** The bounds given (see BOUNDS), with the minimum volume as a minimum rank of the volume. */
+  private boundsOf(filters: ServiceFilters): GivenBound[] {
+    const given: GivenBound[] = [];
+    if (filters.minVolume !== undefined) {
+      const min = this.lowestVolumeRank(filters.minVolume);
+      given.push({ column: this.volumeRanks, min, max: Number.POSITIVE_INFINITY });
+    }
+    for (const filter of BOUND_FILTERS) {
+      const value = filters[filter];
+      if (value === undefined) continue;
+      const bound = Number(value);
+      given.push(
+        BOUNDS[filter].lowest
+          ? { column: this.bounds[filter], min: bound, max: Number.POSITIVE_INFINITY }
+          : { column: this.bounds[filter], min: Number.NEGATIVE_INFINITY, max: bound },
+      );
+    }
+    return given;
+  }
+
+  /**
+   * A list of entries as a bitset (N / 8 bytes), made the first time a search needs it and kept
+   * with the index, like a lazily built index; at most BITSETS_KEPT of them (then started anew).
+   */
+  private bitsetOf(list: Int32Array): Int32Array {
+    let bits = this.bitsets.get(list);
+    if (bits === undefined) {
+      if (this.bitsets.size >= BITSETS_KEPT) this.bitsets.clear();
+      bits = bitset(list, this.entries.length);
+      this.bitsets.set(list, bits);
+    }
+    return bits;
+  }
+
+  /** The lowest volume rank at or above `min` (exact decimal comparison); past the last when none. */
+  private lowestVolumeRank(min: string): number {
+    const wanted = amountOf(min);
+    const volumes = this.volumeOfRank;
+    let low = 1;
+    let high = volumes.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compareAmounts(volumes[middle] as Amount, wanted) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+/**
+ * Compaction loops: the entries of from[0..count) that keep their place, written to `to` (which
+ * may be `from`: the write never passes the read), and how many. keepWithin compares a column
+ * inline (a NaN, no value, is never within), so that loop stays monomorphic and tight.
+ */
+function keepWithin(
+  from: Int32Array,
+  count: number,
+  to: Int32Array,
+  column: Float64Array,
+  min: number,
+  max: number,
+): number {
+  let kept = 0;
+  for (let k = 0; k < count; k += 1) {
+    const i = from[k] as number;
+    const value = column[i] as number;
+    if (value >= min && value <= max) to[kept++] = i;
+  }
+  return kept;
+}
+
+/** The entries of from[0..count) that are also in the bitset, written to `to`. */
+function keepOnBits(from: Int32Array, count: number, to: Int32Array, bits: Int32Array): number {
+  let kept = 0;
+  for (let k = 0; k < count; k += 1) {
+    const i = from[k] as number;
+    if (hasBit(bits, i)) to[kept++] = i;
+  }
+  return kept;
+}
+
+function keepWhere(from: Int32Array, count: number, to: Int32Array, keep: Predicate): number {
+  let kept = 0;
+  for (let k = 0; k < count; k += 1) {
+    const i = from[k] as number;
+    if (keep(i)) to[kept++] = i;
+  }
+  return kept;
+}
+
+/** The number columns and how each is read from an entry (null: missing, kept as NaN). */
+const NUMBER_FIELDS: Record<NumberColumn, (entry: ServiceEntry) => number | null> = {
+  ...Object.fromEntries(BOUND_FILTERS.map((filter) => [filter, BOUNDS[filter].read])),
+  volumeRanks: (entry) => (entry.volume === null ? 0 : entry.sortRanks.volume),
+} as Record<NumberColumn, (entry: ServiceEntry) => number | null>;
+
+/** The list columns and the values of an entry each lists it under. */
+const LIST_FIELDS = {
+  withStatus: (entry) => [entry.status],
+  withCategory: (entry) => (entry.category === null ? [] : [entry.category]),
+  withTag: (entry) => entry.tags,
+  withMethod: (entry) => entry.methods,
+} satisfies Record<string, (entry: ServiceEntry) => readonly string[]>;
+
+type NumberColumn = BoundFilter | "volumeRanks";
+type ListColumn = keyof typeof LIST_FIELDS;
+const NUMBER_COLUMNS: NumberColumn[] = [...BOUND_FILTERS, "volumeRanks"];
+const LIST_COLUMNS = Object.keys(LIST_FIELDS) as ListColumn[];
+
+/**
+ * Makes the columns entry by entry, as a load reads them (a batch at a time, with the event loop
+ * free in between); finishing only copies what was gathered into typed arrays. Made in passes over
+ * every entry at the end, the columns would hold the event loop for 10-50 ms a pass at 100,000 entries.
+ */
+export class ServiceColumnsBuilder {
+  private count = 0;
+  private readonly numbers = Object.fromEntries(
+    NUMBER_COLUMNS.map((column) => [column, [] as number[]]),
+  ) as Record<NumberColumn, number[]>;
+  private readonly lists = Object.fromEntries(
+    LIST_COLUMNS.map((column) => [column, new Map<string, number[]>()]),
+  ) as Record<ListColumn, Map<string, number[]>>;
+  private readonly volumeOfRank: Amount[] = [];
+
+  /** Adds the next entry (entries are added in their table's order). */
+  add(entry: ServiceEntry): void {
+    const i = this.count;
+    this.count += 1;
+    for (const column of NUMBER_COLUMNS)
+      this.numbers[column].push(NUMBER_FIELDS[column](entry) ?? Number.NaN);
+    for (const column of LIST_COLUMNS) {
+      const lists = this.lists[column];
+      for (const value of LIST_FIELDS[column](entry)) {
+        const list = lists.get(value);
+        if (list) list.push(i);
+        else lists.set(value, [i]);
+      }
+    }
+    if (entry.volume !== null) this.volumeOfRank[entry.sortRanks.volume] = entry.volume;
+  }
+
+  /**
+   * The columns of `entries`, which are the entries added, in the same order: a column at a time,
+   * with the event loop free in between.
+   */
+  async finish(entries: readonly ServiceEntry[]): Promise<ServiceColumns> {
+    if (entries.length !== this.count) throw new Error("the columns were made of other entries");
+    const numbers = async (column: NumberColumn) => {
+      await yieldToEventLoop();
+      return Float64Array.from(this.numbers[column]);
+    };
+    const lists = async (column: ListColumn) => {
+      await yieldToEventLoop();
+      return new Map([...this.lists[column]].map(([value, list]) => [value, Int32Array.from(list)]));
+    };
+    const everyEntry = new Int32Array(this.count);
+    for (let i = 0; i < everyEntry.length; i += 1) everyEntry[i] = i;
+    return new ServiceColumns(entries, {
+      everyEntry,
+      withStatus: await lists("withStatus"),
+      withCategory: await lists("withCategory"),
+      bounds: await boundColumns(numbers),
+      volumeRanks: await numbers("volumeRanks"),
+      volumeOfRank: this.volumeOfRank,
+      withTag: await lists("withTag"),
+      withMethod: await lists("withMethod"),
+    });
+  }
+}
+
+/** The bound filters' columns, one at a time. */
+async function boundColumns(
+  numbers: (column: NumberColumn) => Promise<Float64Array>,
+): Promise<Record<BoundFilter, Float64Array>> {
+  const columns: Partial<Record<BoundFilter, Float64Array>> = {};
+  for (const filter of BOUND_FILTERS) columns[filter] = await numbers(filter);
+  return columns as Record<BoundFilter, Float64Array>;
+}

@@ -1,0 +1,311 @@
+import type { Paging } from "../../catalogue/paging";
+import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
+import type { ServiceOrder } from "../../catalogue/service-queries";
+import { decimalToString } from "../../normalise/decimal";
+import type { ServiceFilters } from "../query/filters";
+import type { TsQuery } from "../query/tsquery";
+import { runInSlices, runToEnd, type Steps } from "../scale/event-loop-slices";
+import type { TextIndex } from "../text/text-index";
+import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
+import { IdLookup } from "./id-lookup";
+import { type ItemOrder, orderByRanksSteps, pageByKeys, slices } from "./page-order";
+import type { ServiceColumns } from "./service-columns";
+import type { PaymentFacet, ServiceEntry } from "./service-entry";
+
+/**
+ * The services list answered from memory: one entry per catalogue entry (its primary row), with
+ * what every filter and sort needs, and the list item already serialised. Filters and sorts keep
+ * the SQL semantics they replace (see the field comments); sort order comes from Postgres itself
+ * (dense ranks computed when loading), so collation and numeric order are Postgres's.
+ */
+
+/** A page of matches: entry indexes in the requested order, and how many match in all. */
+export interface Found {
+  page: number[];
+  total: number;
+}
+
+type EntryCheck = (entry: ServiceEntry) => boolean;
+
+const lower = (text: string | undefined) => text?.toLowerCase();
+
+function paymentCheck(filters: ServiceFilters): EntryCheck | null {
+  const network = lower(filters.network);
+  const asset = lower(filters.asset);
+  const payTo = lower(filters.payTo);
+  const maxPrice = filters.maxPrice === undefined ? undefined : amountOf(filters.maxPrice);
+  if (network === undefined && asset === undefined && payTo === undefined && maxPrice === undefined)
+    return null;
+  // One option must satisfy them all: "USDC on Base for at most a cent".
+  const fitsBesidesPrice = (option: PaymentFacet) =>
+    (network === undefined || option.network === network || option.networkName === network) &&
+    (asset === undefined || option.asset === asset || option.assetSymbol === asset) &&
+    (payTo === undefined || option.payTo === payTo);
+  const fits = (option: PaymentFacet) =>
+    fitsBesidesPrice(option) &&
+    (maxPrice === undefined || (option.price !== null && compareAmounts(option.price, maxPrice) <= 0));
+  if (maxPrice === undefined || filters.includeUnpriced !== true)
+    return (entry) => entry.paymentOptions.some(fits);
+  // An entry with no known price (an HTML directory's service before a probe saw its challenge)
+  // is kept when asked: its price may be within the limit, nobody knows yet.
+  const otherwise = network === undefined && asset === undefined && payTo === undefined;
+  return (entry) =>
+    entry.paymentOptions.some(fits) ||
+    (entry.paymentOptions.every((option) => option.price === null) &&
+      (otherwise || entry.paymentOptions.some(fitsBesidesPrice)));
+}
+
+/**
+ * How each filter of the services search is answered, so that a filter declared in filters.ts
+ * without its check does not compile: "text" by the text index, "columns" by ServiceColumns (its
+ * lists and number bounds), "payment" by paymentCheck (one payment option must satisfy network,
+ * asset, pay_to and max_price together), and a function by a check of the entry itself, made once
+ * per request.
+ */
+const SERVICE_CHECKS: {
+  [F in keyof Required<ServiceFilters>]:
+    | "text"
+    | "columns"
+    | "payment"
+    | ((value: NonNullable<ServiceFilters[F]>, now: number) => EntryCheck);
+} = {
+  q: "text",
+  category: "columns",
+  tags: "columns",
+  method: "columns",
+  status: "columns",
+  minUptime: "columns",
+  maxResponseMs: "columns",
+  minVolume: "columns",
+  minTx: "columns",
+  minPayers: "columns",
+  updatedSince: "columns",
+  network: "payment",
+  asset: "payment",
+  maxPrice: "payment",
+  includeUnpriced: "payment",
+  payTo: "payment",
+  domain: (domain) => (e) => e.domain === domain,
+  source: (source) => {
+    // Base URLs are stored with a trailing slash; people often leave it off.
+    const url = source.replace(/\/+$/, "");
+    return (e) => e.sourceKinds.includes(source) || e.sourceUrls.includes(url);
+  },
+  verified: (wanted, now) => {
+    const since24h = now - VERIFIED_WITHIN_MS;
+    return (e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted;
+  },
+  drift: (drift) => (e) => e.drift === drift,
+};
+
+/** The check of the filters that ServiceColumns does not hold, on the entry itself; null when none is given. */
+function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
+  const checks: EntryCheck[] = [];
+  for (const [field, value] of Object.entries(filters)) {
+    const answer = SERVICE_CHECKS[field as keyof ServiceFilters];
+    if (typeof answer === "function" && value !== undefined) checks.push(answer(value as never, now));
+  }
+  const payment = paymentCheck(filters);
+  if (payment) checks.push(payment);
+  if (checks.length === 0) return null;
+  return (entry) => checks.every((check) => check(entry));
+}
+
+/** The entry's lowest price per call: what the `price` sort orders by (SQL's entryMinPrice). */
+export function cheapestPrice(entry: ServiceEntry): Amount | null {
+  return lowestAmount(entry.paymentOptions.map((option) => option.price));
+}
+
+const orderKey = (order: ServiceOrder) => `${order.sort}:${order.order}`;
+
+/** Filters whose lists hold at most 1 entry in SELECTIVE narrow a search before its words do. */
+const SELECTIVE = 8;
+
+export class ServiceTable {
+  /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
+  private readonly orders = new Map<string, ItemOrder>();
+  /** Counts rerankPrices calls: an order prepared across one is not kept. */
+  private ranksChanged = 0;
+  private readonly lookup: IdLookup;
+
+  private constructor(
+    /** Replaced one by one in place (see replace); the columns read the same array. */
+    private readonly entries: ServiceEntry[],
+    private readonly columns: ServiceColumns,
+    /** Documents in the same order as the entries. */
+    readonly text: TextIndex,
+    /** Each entry's place in id order (computed by Postgres): the tie-break, as an integer. */
+    private readonly idPlace: Int32Array,
+  ) {
+    this.lookup = new IdLookup(idPlace, (i) => this.at(i).id);
+  }
+
+  /** The table of these entries, with their columns (made as they were read: see ServiceColumnsBuilder). */
+  static of(
+    entries: ServiceEntry[],
+    columns: ServiceColumns,
+    text: TextIndex,
+    idPlace: Int32Array,
+  ): ServiceTable {
+    return new ServiceTable(entries, columns, text, idPlace);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** What the table is made of besides its columns (made again from the entries): what an image stores. */
+  parts(): { entries: readonly ServiceEntry[]; idPlace: Int32Array; text: TextIndex } {
+    return { entries: this.entries, idPlace: this.idPlace, text: this.text };
+  }
+
+  /**
+   * The page of matches (entry indexes, in the requested order) and how many match in all;
+   * `query` is the parsed q (null: q matched nothing, as an empty query).
+   */
+  find(
+    filters: ServiceFilters,
+    order: ServiceOrder,
+    paging: Paging,
+    query: TsQuery | null | undefined,
+    now: number,
+  ): Found {
+    if (query === null) return { page: [], total: 0 };
+    const plan = this.columns.plan(filters, entryCheck(filters, now));
+    const relevance = order.sort === "relevance" && query !== undefined;
+    let matches: Int32Array;
+    let ranks: Float32Array = new Float32Array(0);
+    if (query === undefined) matches = this.columns.matching(plan);
+    else {
+      // A selective filter (a small category, a rare tag) is also handed over as the list of
+      // entries that pass, which the search walks when the words' documents are more.
+      const within = plan.driver.length * SELECTIVE <= this.size ? this.columns.matching(plan) : null;
+      ({ docs: matches, ranks } = this.text.search(query, this.columns.predicate(plan), relevance, within));
+    }
+    if (!relevance) return { page: this.pageInSortOrder(matches, order, paging), total: matches.length };
+    const { offset, limit } = paging;
+    const page = pageByKeys(matches, ranks, order.order === "desc", this.idPlace, offset, limit);
+    return { page, total: matches.length };
+  }
+
+  /**
+   * The page of matches in a sort's precomputed order. Many matches (1 entry in 16 or more): walk
+   * that order until the page is full, a few steps per item; few: choose them by their places.
+   */
+  private pageInSortOrder(matches: Int32Array, order: ServiceOrder, paging: Paging): number[] {
+    const { sorted, place } = this.sortOrder(order);
+    if (matches.length * 16 >= sorted.length) {
+      const matched = new Uint8Array(sorted.length);
+      for (let m = 0; m < matches.length; m += 1) matched[matches[m] as number] = 1;
+      const page: number[] = [];
+      let seen = 0;
+      for (let k = 0; k < sorted.length && page.length < paging.limit; k += 1) {
+        const i = sorted[k] as number;
+        if (matched[i] !== 1) continue;
+        if (seen >= paging.offset) page.push(i);
+        seen += 1;
+      }
+      return page;
+    }
+    // A place is unique (ties by id already), so it is the whole key; exact as a float below 2^24.
+    const keys = new Float32Array(matches.length);
+    for (let m = 0; m < matches.length; m += 1) keys[m] = place[matches[m] as number] as number;
+    return pageByKeys(matches, keys, false, this.idPlace, paging.offset, paging.limit);
+  }
+
+  /** The primary rows' ids of a found page (the CSV export reads those rows). */
+  ids({ page }: Found): string[] {
+    return page.map((i) => this.at(i).rowId);
+  }
+
+  /** Each found entry's number of payable endpoints, in the order of `ids` (the CSV export). */
+  payableEndpoints({ page }: Found): number[] {
+    return page.map((i) => this.at(i).payableEndpoints);
+  }
+
+  /** The index of the entry shown under `id`. */
+  indexOf(id: string): number | undefined {
+    return this.lookup.find(id);
+  }
+
+  /**
+   * Puts a newer version of entry i in its place. Only fields that no column, list or order holds
+   * may differ (the caller checks with indexedFieldsEqual): the columns and sort orders stay.
+   */
+  replace(i: number, entry: ServiceEntry): void {
+    if (this.at(i).id !== entry.id) throw new Error(`entry ${i} is not ${entry.id}`);
+    this.entries[i] = entry;
+  }
+
+  /**
+   * Probes changed some entries' cheapest price: the `price` ranks are computed again from every
+   * entry's payment options (exact decimal order, as Postgres orders numerics; no collation is
+   * involved) and the orders cached for that sort are dropped. Only the distinct prices are
+   * sorted (a few thousand, however many entries).
+   */
+  rerankPrices(): void {
+    const prices = this.entries.map(cheapestPrice);
+    const distinct = new Map<string, Amount>();
+    for (const price of prices) if (price !== null) distinct.set(decimalToString(price.exact), price);
+    const ranked = [...distinct.values()].sort(compareAmounts);
+    const rankOf = new Map<string, number>();
+    ranked.forEach((price, i) => {
+      rankOf.set(decimalToString(price.exact), i + 1);
+    });
+    prices.forEach((price, i) => {
+      const rank = price === null ? 0 : (rankOf.get(decimalToString(price.exact)) as number);
+      const entry = this.at(i);
+      if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
+    });
+    for (const key of this.orders.keys()) if (key.startsWith("price:")) this.orders.delete(key);
+    this.ranksChanged += 1;
+  }
+
+  at(i: number): ServiceEntry {
+    const entry = this.entries[i];
+    if (!entry) throw new Error(`no entry ${i}`);
+    return entry;
+  }
+
+  /**
+   * Computes the orders not yet held, a slice per turn of the event loop. A request that needs an
+   * order nobody computed yet computes it at once (16-60 ms of CPU at 100,000 services, and the
+   * first request after a load always needed the default order): the catalogue's holder calls
+   * this before a new catalogue answers and after an in-place update. Returns how many it computed.
+   */
+  async prepareOrders(orders: readonly ServiceOrder[]): Promise<number> {
+    let computed = 0;
+    for (const order of orders) {
+      const key = orderKey(order);
+      if (this.orders.has(key)) continue;
+      const ranksChanged = this.ranksChanged;
+      const prepared = await runInSlices(this.orderSteps(order));
+      // Ranks moved meanwhile (rerankPrices): what was prepared is stale and is left unheld.
+      if (ranksChanged === this.ranksChanged && !this.orders.has(key)) this.orders.set(key, prepared);
+      computed += 1;
+    }
+    return computed;
+  }
+
+  /** Every entry in the order of a sort: missing values last in both directions, ties by id. */
+  private sortOrder(order: ServiceOrder): ItemOrder {
+    const key = orderKey(order);
+    const held = this.orders.get(key);
+    if (held) return held;
+    const computed = runToEnd(this.orderSteps(order));
+    this.orders.set(key, computed);
+    return computed;
+  }
+
+  private *orderSteps(order: ServiceOrder): Steps<ItemOrder> {
+    // Relevance without q ranks nothing: every entry ties and id decides (as the SQL did).
+    const key = order.sort === "relevance" ? null : order.sort;
+    const ranks = new Int32Array(this.entries.length);
+    if (key !== null)
+      for (const [from, to] of slices(ranks.length)) {
+        for (let i = from; i < to; i += 1) ranks[i] = this.at(i).sortRanks[key];
+        yield;
+      }
+    return yield* orderByRanksSteps(ranks, this.idPlace, order.order === "desc");
+  }
+}
