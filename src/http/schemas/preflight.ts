@@ -7,7 +7,7 @@ import { checkSchema } from "./trust";
 export const preflightBody = z.strictObject({
   url: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-    .meta({ description: "The endpoint to call." }),
+    .meta({ description: "The endpoint to call.", example: "https://api.seller.example/v1/quote" }),
   method: z
     .enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
     .default("GET")

@@ -226,9 +226,11 @@ describe("the probe queue shared by several workers", () => {
       await boss.stop({ graceful: false });
       await waitFor("every endpoint probed", allProbedOnceAndIdle);
       expect(await probesPerEndpoint()).toEqual(Array(ENDPOINTS).fill(1));
-      const probedBy = workers.map((w) => w.lines.filter((l) => l.msg === "endpoint probed").length);
-      expect(probedBy[0]! + probedBy[1]!).toBe(ENDPOINTS);
-      expect(probedBy.every((n) => n > 0)).toBe(true);
+      const probedBy = () => workers.map((w) => w.lines.filter((l) => l.msg === "endpoint probed").length);
+      // A worker's log line reaches this process a moment after its probe is stored.
+      await waitFor("every probe logged", async () => probedBy().reduce((a, b) => a + b) >= ENDPOINTS);
+      expect(probedBy()[0]! + probedBy()[1]!).toBe(ENDPOINTS);
+      expect(probedBy().every((n) => n > 0)).toBe(true);
       for (const w of workers) w.child.kill("SIGTERM");
       expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     } finally {

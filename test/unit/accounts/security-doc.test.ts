@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { routePolicy } from "../../../src/accounts/route-policy";
+import { LIVENESS_PATH, READINESS_PATH } from "../../../src/http/health";
 import { openApiDocument } from "../../../src/http/openapi/document";
 
 const doc = readFileSync(new URL("../../../docs/security.md", import.meta.url), "utf8");
@@ -20,10 +21,11 @@ function implied(route: string): [string, string] {
 }
 
 describe("docs/security.md's access table", () => {
-  // /healthz is answered before the guard: the document explains it beside the table.
+  // Liveness and readiness are answered before the guard: the document explains them beside the table.
+  const beforeTheGuard = new Set([`GET ${LIVENESS_PATH}`, `GET ${READINESS_PATH}`]);
   const documented = Object.entries(openApiDocument().paths ?? {})
     .flatMap(([path, item]) => Object.keys(item ?? {}).map((method) => `${method.toUpperCase()} ${path}`))
-    .filter((route) => route !== "GET /healthz");
+    .filter((route) => !beforeTheGuard.has(route));
 
   it.each([...documented, "POST /mcp"])(
     "when %s is an operation, then the table states its policy",

@@ -6,6 +6,7 @@ import { renderLlmsTxt } from "../../../src/http/openapi/llms-txt";
 import { exampleBody, operationsOf } from "../../../src/http/openapi/operation-parts";
 import { createApiKeyBody } from "../../../src/http/schemas/accounts";
 import { createPaymentOrderBody } from "../../../src/http/schemas/payment-orders";
+import { preflightBody } from "../../../src/http/schemas/preflight";
 import {
   cancelSubscriptionBody,
   changePlanBody,
@@ -21,6 +22,7 @@ const BODY_SCHEMAS: Record<string, z.ZodType> = {
   "POST /v1/merchant/subscriptions/{id}/change-plan": changePlanBody,
   "POST /v1/merchant/subscriptions/{id}/cancel": cancelSubscriptionBody,
   "POST /v1/webhook-endpoints": createWebhookEndpointBody,
+  "POST /v1/preflight": preflightBody,
   "PATCH /v1/webhook-endpoints/{id}": updateWebhookEndpointBody,
 };
 
