@@ -109,15 +109,15 @@ export const settings = {
   },
   HOST: { schema: z.string().min(1).default("0.0.0.0"), description: "Interface the HTTP API listens on." },
   PORT: { schema: port.default(3000), description: "Port of the HTTP API." },
-  HTTP_HEADERS_TIMEOUT_SECONDS: {
-    schema: positiveInt(600).default(10),
+  HTTP_HEADERS_TIMEOUT: {
+    schema: duration.prefault("10s"),
     description:
-      "Most time a client may take to send its request line and headers; a slower one is answered 408 and disconnected (at most HTTP_REQUEST_TIMEOUT_SECONDS). Idle keep-alive connections close after 5 s, or half of this when shorter.",
+      "Most time a client may take to send its request line and headers (duration: 10s, 1m); a slower one is answered 408 and disconnected (at most HTTP_REQUEST_TIMEOUT). Idle keep-alive connections close after 5 s, or half of this when shorter.",
   },
-  HTTP_REQUEST_TIMEOUT_SECONDS: {
-    schema: positiveInt(3600).default(30),
+  HTTP_REQUEST_TIMEOUT: {
+    schema: duration.prefault("30s"),
     description:
-      "Most time a client may take to send a whole request, body included; a slower one is answered 408 and disconnected. Answers, however long they stream (CSV exports), are not limited.",
+      "Most time a client may take to send a whole request, body included (duration: 30s, 2m); a slower one is answered 408 and disconnected. Answers, however long they stream (CSV exports), are not limited.",
   },
   METRICS_ENABLED: {
     schema: booleanFlag.default(true),

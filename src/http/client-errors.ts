@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { errorBody } from "./errors";
 
 const MESSAGES: Record<number, string> = {
-  408: "The request did not arrive in time (HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS)",
+  408: "The request did not arrive in time (HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT)",
   414: `The request line is longer than ${maxHeaderSize} bytes`,
   431: `The request line and headers are longer than ${maxHeaderSize} bytes`,
 };

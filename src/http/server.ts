@@ -9,9 +9,9 @@ export interface RunningServer {
 }
 
 export interface ServerTimeouts {
-  /** Most time a client may take to send the request line and headers (HTTP_HEADERS_TIMEOUT_SECONDS). */
+  /** Most time a client may take to send the request line and headers (HTTP_HEADERS_TIMEOUT). */
   headersMs: number;
-  /** Most time a client may take to send a whole request, body included (HTTP_REQUEST_TIMEOUT_SECONDS). */
+  /** Most time a client may take to send a whole request, body included (HTTP_REQUEST_TIMEOUT). */
   requestMs: number;
 }
 

@@ -87,8 +87,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     config.PORT,
     config.HOST,
     {
-      headersMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
-      requestMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      headersMs: config.HTTP_HEADERS_TIMEOUT,
+      requestMs: config.HTTP_REQUEST_TIMEOUT,
     },
   );
   shutdown.register("http server", () => http.close());
