@@ -8,6 +8,7 @@ import type { ReadPool } from "../db/read-pool";
 import type { Logger } from "../logging/logger";
 import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
+import { pagesRouter } from "../pages/routes";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { SecretKeyRing } from "../webhooks/secret-keys";
 import { catalogueSerialisers } from "./catalogue-listing";
@@ -128,6 +129,8 @@ export function createApp({
   // Load balancers' health checks pass without a key or a rate limit.
   app.use(healthRouter(db));
   app.use(requestGuard(accounts));
+  // The pages for people, before the response cache: `/` answers HTML or JSON by Accept.
+  app.use(pagesRouter(pool, search));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
   app.use(servicesRouter(pool, search));

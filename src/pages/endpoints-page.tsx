@@ -1,0 +1,106 @@
+import { count, priceRange, queryString, when } from "./format";
+import { Layout } from "./layout";
+import type { EndpointHit, EndpointQuery, ListPage } from "./page-data";
+import { Pager, Reading, Untrusted, UntrustedLink } from "./widgets";
+
+interface EndpointsProps {
+  page: ListPage<EndpointHit>;
+  query: EndpointQuery;
+  raw: Record<string, unknown>;
+}
+
+function value(raw: Record<string, unknown>, key: string): string {
+  const given = raw[key];
+  return typeof given === "string" ? given : "";
+}
+
+/** `/endpoints`: endpoint search ("an endpoint that does X"). */
+export function EndpointsPage({ page, query, raw }: EndpointsProps) {
+  const qs = queryString(raw);
+  return (
+    <Layout title="Endpoints" path="/endpoints" links={{ json: `/v1/endpoints${qs}` }}>
+      <h1>Endpoints</h1>
+      <form class="filters" action="/endpoints" method="get" aria-label="Search endpoints">
+        <div class="field wide">
+          <label for="f-q">An endpoint that does</label>
+          <input id="f-q" name="q" type="search" maxLength={200} value={value(raw, "q")} />
+        </div>
+        <div class="field">
+          <label for="f-max_price">Highest price (USDC per call)</label>
+          <input id="f-max_price" name="max_price" inputMode="decimal" value={value(raw, "max_price")} />
+        </div>
+        <div class="field">
+          <label for="f-payable">Payable by a standard client</label>
+          <select id="f-payable" name="payable">
+            <option value="">any</option>
+            <option value="true" selected={value(raw, "payable") === "true"}>
+              yes
+            </option>
+            <option value="false" selected={value(raw, "payable") === "false"}>
+              no
+            </option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-sort">Sort by</label>
+          <select id="f-sort" name="sort">
+            <option value="">default</option>
+            <option value="price" selected={value(raw, "sort") === "price"}>
+              price
+            </option>
+            <option value="relevance" selected={value(raw, "sort") === "relevance"}>
+              relevance
+            </option>
+          </select>
+        </div>
+        <div class="actions">
+          <button type="submit">Search</button> <a href="/endpoints">Clear</a>
+        </div>
+      </form>
+      <Reading reading={page.reading} />
+      <p class="muted">{count(page.total)} endpoints match.</p>
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">Endpoints matching the search</caption>
+          <thead>
+            <tr>
+              <th scope="col">Endpoint</th>
+              <th scope="col">Service</th>
+              <th scope="col">Price</th>
+              <th scope="col">Payable</th>
+              <th scope="col">Last verified</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.items.map((hit, k) => (
+              <tr key={`${hit.service_id}-${hit.method}-${hit.url}-${k}`}>
+                <th scope="row">
+                  <span class="method">{hit.method}</span> <UntrustedLink url={hit.url} max={80} />
+                  <br />
+                  <span class="muted">
+                    <Untrusted text={hit.description} max={160} />
+                  </span>
+                </th>
+                <td>
+                  <a href={`/services/${hit.service_id}`}>
+                    <Untrusted text={hit.service_name} max={60} />
+                  </a>
+                </td>
+                <td>{priceRange(hit.payment_options.map((o) => o.price_usdc))}</td>
+                <td>
+                  {hit.payability.payable === true
+                    ? "yes"
+                    : hit.payability.payable === false
+                      ? "no"
+                      : "unknown"}
+                </td>
+                <td>{hit.verified ? when(hit.last_verified_at) : "–"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager path="/endpoints" query={raw} offset={query.offset} limit={query.limit} total={page.total} />
+    </Layout>
+  );
+}
