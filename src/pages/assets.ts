@@ -18,7 +18,8 @@ header.site a { text-decoration: none; font-weight: 600; }
 header.site a[aria-current="page"] { text-decoration: underline; text-underline-offset: 4px; }
 main { max-width: 1200px; margin: 0 auto; padding: 8px 16px; }
 h1 { font-size: 1.75rem; margin: 16px 0 12px; }
-h1.name, bdi, td, th, dd, li, p { overflow-wrap: anywhere; }
+bdi, h1.name, dd, li, p { overflow-wrap: anywhere; }
+thead th { overflow-wrap: normal; hyphens: manual; }
 h2 { font-size: 1.25rem; margin-top: 28px; }
 .muted, .none { color: var(--muted); }
 .lead { font-size: 1.05rem; max-width: 70ch; }
@@ -64,10 +65,10 @@ summary { cursor: pointer; color: var(--accent); margin: 6px 0; }
 .health, .grade { border-radius: 10px; padding: 0 8px; font-size: 0.85rem; border: 1px solid var(--line); }
 .health-healthy { background: #dafbe1; } .health-degraded { background: #fff8c5; } .health-down, .health-failing { background: #ffebe9; }
 .warnings { background: #ffebe9; border: 1px solid #ff8182; border-radius: 6px; padding: 8px 8px 8px 28px; }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 440px), 1fr)); gap: 16px; }
 figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
 figure.chart svg { width: 100%; height: auto; display: block; }
-figure.chart text { font-size: 12px; fill: var(--ink); }
+figure.chart text { font-size: 15px; fill: var(--ink); }
 figure.chart .axis-title { font-weight: 600; }
 figure.chart .tick line { stroke: var(--line); }
 figure.chart path { fill: none; stroke-width: 2; }
@@ -87,7 +88,8 @@ figcaption { font-weight: 600; margin-top: 4px; }
 export const PAGE_SCRIPT = `"use strict";
 document.addEventListener("submit", function (event) {
   var form = event.target;
-  if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "get") return;
+  // getAttribute: a field named "method" shadows the form's own property.
+  if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "get").toLowerCase() !== "get") return;
   Array.prototype.forEach.call(form.elements, function (field) {
     if ((field instanceof HTMLInputElement || field instanceof HTMLSelectElement) && field.name && field.value === "") {
       field.disabled = true;

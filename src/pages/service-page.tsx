@@ -225,7 +225,9 @@ export function ServicePage({ service, history }: ServicePageData) {
         </dd>
         <dt>Badge</dt>
         <dd>
-          <a href={`/badge/${service.id}.svg`}>/badge/{service.id}.svg</a>
+          <img src={`/badge/${service.id}.svg`} alt="Status badge" height={20} />
+          <br />
+          <a href={`/badge/${service.id}.svg`}>/badge/{service.id}.svg</a> (embed it in a README)
         </dd>
       </dl>
       {service.warnings && service.warnings.length > 0 ? (

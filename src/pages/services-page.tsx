@@ -1,4 +1,5 @@
 import { SERVICE_SORTS } from "../catalogue/service-queries";
+import { NETWORKS } from "../payments/networks";
 import type { QueryReading } from "../search/catalogue-search";
 import { count, percent, queryString, usdc } from "./format";
 import { Layout } from "./layout";
@@ -118,7 +119,7 @@ function FilterForm({ raw, categories, networks }: Omit<ServicesProps, "page" | 
         label="Status"
         raw={raw}
         options={[
-          ["listed", "listed"],
+          ["", "listed"],
           ["delisted", "delisted"],
           ["all", "all"],
         ]}
@@ -157,6 +158,11 @@ function FilterForm({ raw, categories, networks }: Omit<ServicesProps, "page" | 
   );
 }
 
+const NAMES = new Map(NETWORKS.map((n) => [n.caip2, n.name]));
+
+/** A network's short name where the catalogue knows it, else its CAIP-2 id. */
+const networkName = (caip2: string) => NAMES.get(caip2) ?? caip2;
+
 function ServiceRow({ service }: { service: ServiceItem }) {
   return (
     <tr>
@@ -172,7 +178,7 @@ function ServiceRow({ service }: { service: ServiceItem }) {
         <Untrusted text={service.category} max={40} />
       </td>
       <td>{service.price_usdc_min === null ? "–" : `from ${usdc(service.price_usdc_min)}`}</td>
-      <td>{service.networks.length === 0 ? "–" : service.networks.join(", ")}</td>
+      <td>{service.networks.length === 0 ? "–" : service.networks.map(networkName).join(", ")}</td>
       <td>
         <Verdict health={service.health} grade={service.grade} />
       </td>

@@ -93,7 +93,11 @@ describe("the pages for people", () => {
     const $ = load(detail.text);
     expect($("script").length).toBe(1);
     expect($("script").attr("src")).toBe("/assets/pages.js");
-    expect($("img").length).toBe(0);
+    expect(
+      $("img")
+        .map((_, img) => $(img).attr("src"))
+        .get(),
+    ).toEqual([`/badge/${ids.hostileId}.svg`]);
     expect($("h1 bdi").text()).toBe(HOSTILE.name);
     expect($("a[href^=javascript]").length).toBe(0);
     expect($(".endpoint h3").text()).toContain(HOSTILE.url);
