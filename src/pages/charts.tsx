@@ -87,6 +87,11 @@ export function LineChart({ id, title, xTitle, yTitle, times, series, format }: 
         <text x={WIDTH - MARGIN.right} y={HEIGHT - 24} text-anchor="end">
           {times[times.length - 1]?.slice(0, 10) ?? ""}
         </text>
+        {series.every((s) => s.values.every((v) => v === null)) ? (
+          <text x={MARGIN.left + plotWidth / 2} y={MARGIN.top + plotHeight / 2} text-anchor="middle">
+            No values recorded
+          </text>
+        ) : null}
         {series.map((s, k) => (
           <g key={s.name} class={`series series-${k}`}>
             <path d={path(s.values) ?? ""} />

@@ -168,6 +168,10 @@ describe.skipIf(!runs)("the pages in a real browser", () => {
       expect(existsSync(path.join(shots, file))).toBe(true);
       await page.close();
     }
+    const charts = await open();
+    await charts.page.goto(`${server.url}/services/${ids.quotesId}#h-history`);
+    await charts.page.screenshot({ path: path.join(shots, "pages-service-charts.png") });
+    await charts.page.close();
     const { page } = await open();
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(`${server.url}/services/${ids.quotesId}`);
