@@ -1,3 +1,4 @@
+import { Input, Select, text, YES_NO } from "./form-fields";
 import { count, priceRange, queryString, when } from "./format";
 import { Layout } from "./layout";
 import type { EndpointHit, EndpointQuery, ListPage } from "./page-data";
@@ -9,11 +10,6 @@ interface EndpointsProps {
   raw: Record<string, unknown>;
 }
 
-function value(raw: Record<string, unknown>, key: string): string {
-  const given = raw[key];
-  return typeof given === "string" ? given : "";
-}
-
 /** `/endpoints`: endpoint search ("an endpoint that does X"). */
 export function EndpointsPage({ page, query, raw }: EndpointsProps) {
   const qs = queryString(raw);
@@ -23,36 +19,20 @@ export function EndpointsPage({ page, query, raw }: EndpointsProps) {
       <form class="filters" action="/endpoints" method="get" aria-label="Search endpoints">
         <div class="field wide">
           <label for="f-q">An endpoint that does</label>
-          <input id="f-q" name="q" type="search" maxLength={200} value={value(raw, "q")} />
+          <input id="f-q" name="q" type="search" maxLength={200} value={text(raw, "q")} />
         </div>
-        <div class="field">
-          <label for="f-max_price">Highest price (USDC per call)</label>
-          <input id="f-max_price" name="max_price" inputMode="decimal" value={value(raw, "max_price")} />
-        </div>
-        <div class="field">
-          <label for="f-payable">Payable by a standard client</label>
-          <select id="f-payable" name="payable">
-            <option value="">any</option>
-            <option value="true" selected={value(raw, "payable") === "true"}>
-              yes
-            </option>
-            <option value="false" selected={value(raw, "payable") === "false"}>
-              no
-            </option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-sort">Sort by</label>
-          <select id="f-sort" name="sort">
-            <option value="">default</option>
-            <option value="price" selected={value(raw, "sort") === "price"}>
-              price
-            </option>
-            <option value="relevance" selected={value(raw, "sort") === "relevance"}>
-              relevance
-            </option>
-          </select>
-        </div>
+        <Input name="max_price" label="Highest price (USDC per call)" raw={raw} />
+        <Select name="payable" label="Payable by a standard client" raw={raw} options={YES_NO} />
+        <Select
+          name="sort"
+          label="Sort by"
+          raw={raw}
+          options={[
+            ["", "default"],
+            ["price", "price"],
+            ["relevance", "relevance"],
+          ]}
+        />
         <div class="actions">
           <button type="submit">Search</button> <a href="/endpoints">Clear</a>
         </div>

@@ -1,6 +1,7 @@
 import { SERVICE_SORTS } from "../catalogue/service-queries";
 import { NETWORKS } from "../payments/networks";
 import type { QueryReading } from "../search/catalogue-search";
+import { ANY, Input, Select, text, YES_NO } from "./form-fields";
 import { count, percent, queryString, usdc } from "./format";
 import { Layout } from "./layout";
 import type { ListPage, ServiceItem, ServiceQuery } from "./page-data";
@@ -14,65 +15,6 @@ interface ServicesProps {
   categories: string[];
   networks: Array<{ name: string; caip2: string }>;
 }
-
-function text(raw: Record<string, unknown>, key: string): string {
-  const value = raw[key];
-  return typeof value === "string" ? value : "";
-}
-
-function Select({
-  name,
-  label,
-  options,
-  raw,
-}: {
-  name: string;
-  label: string;
-  options: ReadonlyArray<readonly [string, string]>;
-  raw: Record<string, unknown>;
-}) {
-  const current = text(raw, name);
-  return (
-    <div class="field">
-      <label for={`f-${name}`}>{label}</label>
-      <select id={`f-${name}`} name={name}>
-        {options.map(([value, shown]) => (
-          <option key={value} value={value} selected={value === current}>
-            {shown}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-function Input({
-  name,
-  label,
-  raw,
-  type = "text",
-}: {
-  name: string;
-  label: string;
-  raw: Record<string, unknown>;
-  type?: string;
-}) {
-  return (
-    <div class="field">
-      <label for={`f-${name}`}>{label}</label>
-      <input
-        id={`f-${name}`}
-        name={name}
-        type={type}
-        value={text(raw, name)}
-        inputMode={type === "text" ? undefined : "decimal"}
-      />
-    </div>
-  );
-}
-
-const ANY = ["", "any"] as const;
-const YES_NO = [ANY, ["true", "yes"], ["false", "no"]] as const;
 
 /** The API's filters and sorts as a form whose fields are the API's query parameters. */
 function FilterForm({ raw, categories, networks }: Omit<ServicesProps, "page" | "query">) {
