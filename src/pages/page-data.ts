@@ -10,6 +10,7 @@ import { isServiceId, type serviceListQuery } from "../http/schemas/services";
 import { categoryJson, historyJson, serviceDetailJson, type serviceJson } from "../http/serialisers";
 import { NETWORKS } from "../payments/networks";
 import type { CatalogueSearch, Listing, QueryReading } from "../search/catalogue-search";
+import { PerSnapshot } from "./per-snapshot";
 
 /**
  * What the pages read, through the same seams as the JSON API (the catalogue search, the
@@ -31,6 +32,8 @@ export type ServiceView = ReturnType<typeof serviceDetailJson> & OptionalService
 export type EndpointView = ServiceView["endpoints"][number] & { health?: string | null };
 export type HistoryItem = ReturnType<typeof historyJson> & { observed_volume_usdc_30d?: string | null };
 export interface ListPage<T> {
+  /** The catalogue version the page was read from. */
+  snapshot: string;
   items: T[];
   total: number;
   reading: QueryReading | undefined;
@@ -49,8 +52,8 @@ export async function findServices(
   query: ServiceQuery,
 ): Promise<ListPage<ServiceItem>> {
   const paging = { offset: query.offset, limit: query.limit };
-  const { listing, reading } = await search.findServices(serviceFilters(query), query, paging);
-  return { items: parsed<ServiceItem>(listing), total: listing.total, reading };
+  const { snapshot, listing, reading } = await search.findServices(serviceFilters(query), query, paging);
+  return { snapshot, items: parsed<ServiceItem>(listing), total: listing.total, reading };
 }
 
 export async function findEndpoints(
@@ -58,8 +61,12 @@ export async function findEndpoints(
   query: EndpointQuery,
 ): Promise<ListPage<EndpointHit>> {
   const paging = { offset: query.offset, limit: query.limit };
-  const { listing, reading } = await search.findEndpoints(endpointFilters(query), query.sort, paging);
-  return { items: parsed<EndpointHit>(listing), total: listing.total, reading };
+  const { snapshot, listing, reading } = await search.findEndpoints(
+    endpointFilters(query),
+    query.sort,
+    paging,
+  );
+  return { snapshot, items: parsed<EndpointHit>(listing), total: listing.total, reading };
 }
 
 /** An endpoint search item as the API serialises it. */
@@ -94,7 +101,7 @@ export interface Figures {
 }
 
 /** The ecosystem's figures: totals, live share, networks in use and categories with counts. */
-export async function ecosystemFigures(pool: ReadPool, search: CatalogueSearch): Promise<Figures> {
+async function ecosystemFigures(pool: ReadPool, search: CatalogueSearch): Promise<Figures> {
   const base = { ...LISTED, offset: 0, limit: 1 } as ServiceQuery;
   const [services, verified, endpoints, categories, networks] = await Promise.all([
     countServices(search, base),
@@ -121,9 +128,13 @@ export async function ecosystemFigures(pool: ReadPool, search: CatalogueSearch):
 /** Price bands (USDC per call) for the distribution on /stats: entries whose lowest price is in each. */
 export const PRICE_BANDS = ["0.001", "0.01", "0.1", "1", "10"] as const;
 
-export async function priceDistribution(
-  search: CatalogueSearch,
-): Promise<Array<{ upTo: string | null; services: number }>> {
+export interface PriceBand {
+  /** The band's highest price in USDC; null: above the last band. */
+  upTo: string | null;
+  services: number;
+}
+
+async function priceDistribution(search: CatalogueSearch): Promise<PriceBand[]> {
   const base = { ...LISTED, offset: 0, limit: 1 } as ServiceQuery;
   const atMost = await Promise.all(
     PRICE_BANDS.map((band) => countServices(search, { ...base, max_price: band })),
@@ -138,8 +149,37 @@ export async function priceDistribution(
 }
 
 /** The first entries of a sort (newest, busiest) for the home page. */
-export async function topServices(search: CatalogueSearch, sort: "first_seen" | "volume", limit: number) {
-  return (await findServices(search, { ...LISTED, sort, offset: 0, limit } as ServiceQuery)).items;
+export function topServices(search: CatalogueSearch, sort: "first_seen" | "volume", limit: number) {
+  return findServices(search, { ...LISTED, sort, offset: 0, limit } as ServiceQuery);
+}
+
+/**
+ * The catalogue-wide figures the pages show, each computed once per catalogue version (a few
+ * dozen counts: milliseconds at 10,000 services, too many to repeat on every page view).
+ */
+export class CatalogueFigures {
+  private readonly figures = new PerSnapshot<Figures>();
+  private readonly prices = new PerSnapshot<PriceBand[]>();
+  private readonly categories = new PerSnapshot<string[]>();
+
+  constructor(
+    private readonly pool: ReadPool,
+    private readonly search: CatalogueSearch,
+  ) {}
+
+  ecosystem(snapshot: string): Promise<Figures> {
+    return this.figures.get(snapshot, () => ecosystemFigures(this.pool, this.search));
+  }
+
+  priceBands(snapshot: string): Promise<PriceBand[]> {
+    return this.prices.get(snapshot, () => priceDistribution(this.search));
+  }
+
+  categoryNames(snapshot: string): Promise<string[]> {
+    return this.categories.get(snapshot, async () =>
+      (await listCategories(this.pool, { offset: 0, limit: 200 })).items.map((c) => c.value),
+    );
+  }
 }
 
 export interface ServicePageData {

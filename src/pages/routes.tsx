@@ -1,5 +1,4 @@
 import { type ErrorRequestHandler, type Request, type Response, Router } from "express";
-import { listCategories } from "../catalogue/taxonomy-queries";
 import type { ReadPool } from "../db/read-pool";
 import { HttpError } from "../http/errors";
 import { methodNotAllowed, sendCacheableBody } from "../http/responses";
@@ -17,10 +16,9 @@ import { withoutEmpty } from "./format";
 import { HomePage } from "./home-page";
 import { renderPage } from "./layout";
 import {
-  ecosystemFigures,
+  CatalogueFigures,
   findEndpoints,
   findServices,
-  priceDistribution,
   serviceDetail,
   serviceWithHistory,
   topServices,
@@ -59,18 +57,19 @@ function formQuery(req: Request): Record<string, unknown> {
  */
 export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
   const router = Router({ caseSensitive: true, strict: true });
+  const catalogue = new CatalogueFigures(pool, search);
 
   // `/` is the JSON root for API clients and the overview for browsers (which ask for HTML first).
   router.route("/").get(async (req, res, next) => {
     if (req.accepts(["json", "html"]) !== "html") return next();
     parseInput(noQuery, req.query, "query");
-    const [figures, newest, busiest] = await Promise.all([
-      ecosystemFigures(pool, search),
+    const [newest, busiest] = await Promise.all([
       topServices(search, "first_seen", 8),
       topServices(search, "volume", 8),
     ]);
+    const figures = await catalogue.ecosystem(newest.snapshot);
     res.setHeader("Vary", "Accept, Accept-Encoding");
-    sendHtml(res, renderPage(<HomePage figures={figures} newest={newest} busiest={busiest} />));
+    sendHtml(res, renderPage(<HomePage figures={figures} newest={newest.items} busiest={busiest.items} />));
   });
 
   router
@@ -78,11 +77,8 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
     .get(async (req, res) => {
       const raw = formQuery(req);
       const query = parseInput(serviceListQuery, raw, "query");
-      const [page, categories] = await Promise.all([
-        findServices(search, query),
-        listCategories(pool, { offset: 0, limit: 200 }),
-      ]);
-      const names = categories.items.map((c) => c.value);
+      const page = await findServices(search, query);
+      const names = await catalogue.categoryNames(page.snapshot);
       sendHtml(
         res,
         renderPage(
@@ -117,9 +113,10 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
     .route("/stats")
     .get(async (req, res) => {
       parseInput(noQuery, req.query, "query");
+      const { snapshot } = await topServices(search, "volume", 1);
       const [figures, prices] = await Promise.all([
-        ecosystemFigures(pool, search),
-        priceDistribution(search),
+        catalogue.ecosystem(snapshot),
+        catalogue.priceBands(snapshot),
       ]);
       sendHtml(res, renderPage(<StatsPage figures={figures} prices={prices} />));
     })

@@ -1,11 +1,11 @@
 import { count, percent } from "./format";
 import { Layout } from "./layout";
-import type { Figures } from "./page-data";
+import type { Figures, PriceBand } from "./page-data";
 import { Untrusted } from "./widgets";
 
 interface StatsProps {
   figures: Figures;
-  prices: Array<{ upTo: string | null; services: number }>;
+  prices: PriceBand[];
 }
 
 /** A horizontal bar per row, as SVG, beside a table of the same numbers. */
