@@ -1,4 +1,6 @@
 import { line } from "d3-shape";
+import { count } from "./format";
+import { Untrusted } from "./widgets";
 
 /** Server-rendered SVG line charts with titled axes and a table equivalent for screen readers. */
 
@@ -133,6 +135,69 @@ export function LineChart({ id, title, xTitle, yTitle, times, series, format }: 
                 {series.map((s, k) => (
                   <td key={s.name}>{format(s.values[row] ?? null, k, row)}</td>
                 ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}
+
+/** A horizontal bar per row, as SVG, beside a table of the same numbers. */
+export function Bars({
+  id,
+  title,
+  rows,
+  axis = "Services",
+  format = count,
+}: {
+  id: string;
+  title: string;
+  rows: Array<{ label: string; value: number }>;
+  /** The value axis's title. */
+  axis?: string;
+  format?: (value: number) => string;
+}) {
+  const max = Math.max(1, ...rows.map((r) => r.value));
+  const rowHeight = 22;
+  const height = rows.length * rowHeight + 30;
+  return (
+    <figure class="chart" id={id}>
+      <svg viewBox={`0 0 640 ${height}`} role="img" aria-labelledby={`${id}-title`} data-points={rows.length}>
+        <title id={`${id}-title`}>{`${title}; the table below has the values`}</title>
+        {rows.map((row, k) => (
+          <g key={row.label} class="bar">
+            <text x={196} y={k * rowHeight + 15} text-anchor="end">
+              {row.label.length > 30 ? `${row.label.slice(0, 29)}…` : row.label}
+            </text>
+            <rect
+              class="point"
+              x={204}
+              y={k * rowHeight + 3}
+              width={Math.max(1, (row.value / max) * 340)}
+              height={16}
+            />
+            <text x={210 + (row.value / max) * 340} y={k * rowHeight + 15}>
+              {format(row.value)}
+            </text>
+          </g>
+        ))}
+        <text class="axis-title" x={394} y={height - 6} text-anchor="middle">
+          {axis}
+        </text>
+      </svg>
+      <figcaption>{title}</figcaption>
+      <details>
+        <summary>{`${title} as a table`}</summary>
+        <table>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">
+                  <Untrusted text={row.label} max={100} />
+                </th>
+                <td>{format(row.value)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,8 +1,14 @@
 import { clientSnippet, curlExample } from "./call-snippets";
-import { LineChart } from "./charts";
+import { Bars, LineChart } from "./charts";
 import { count, millis, percent, priceRange, usdc, when } from "./format";
 import { Layout } from "./layout";
-import { CHARTED_HISTORY, type EndpointView, type HistoryItem, type ServicePageData } from "./page-data";
+import {
+  CHARTED_HISTORY,
+  type EndpointView,
+  type HistoryItem,
+  type ServicePageData,
+  type ServiceView,
+} from "./page-data";
 import { Untrusted, UntrustedLink, Verdict } from "./widgets";
 
 /** Decimal strings to chart coordinates only; the tables show the exact strings. */
@@ -136,6 +142,34 @@ function Endpoint({ endpoint, index }: { endpoint: EndpointView; index: number }
         </pre>
       </details>
     </section>
+  );
+}
+
+/** Our probes' uptime and latency over the last 24 hours, 7 days and 30 days (the detail's windows). */
+function ProbeCharts({ windows }: { windows: ServiceView["probe"]["windows"] }) {
+  const keys = ["24h", "7d", "30d"] as const;
+  const uptime = keys.flatMap((key) => {
+    const value = windows[key].uptime_pct;
+    return value === null ? [] : [{ label: `last ${key}`, value }];
+  });
+  const latency = keys.flatMap((key) =>
+    (["p50_ms", "p99_ms"] as const).flatMap((field) => {
+      const value = windows[key][field];
+      return value === null ? [] : [{ label: `${field.slice(0, 3)}, last ${key}`, value }];
+    }),
+  );
+  if (uptime.length === 0 && latency.length === 0) return <p>Not probed in the last 30 days.</p>;
+  return (
+    <div class="charts">
+      <Bars id="chart-probe-uptime" title="Probe uptime" rows={uptime} axis="Uptime (%)" format={percent} />
+      <Bars
+        id="chart-probe-latency"
+        title="Probe latency"
+        rows={latency}
+        axis="Latency (ms)"
+        format={millis}
+      />
+    </div>
   );
 }
 
@@ -285,6 +319,10 @@ export function ServicePage({ service, history }: ServicePageData) {
         {service.endpoints.map((endpoint, index) => (
           <Endpoint key={`${endpoint.method} ${endpoint.url}`} endpoint={endpoint} index={index} />
         ))}
+      </section>
+      <section aria-labelledby="h-probes">
+        <h2 id="h-probes">Our probes</h2>
+        <ProbeCharts windows={windows} />
       </section>
       <section aria-labelledby="h-history">
         <h2 id="h-history">Over time</h2>

@@ -70,7 +70,19 @@ export async function seedPagesCatalogue(db: Database) {
       endpoints: [{ method: "GET", url: HOSTILE.url, description: "<script>window.hacked=4</script>" }],
     },
   ] as const);
-  await seedPaymentOptions(db, await firstEndpointId(db, quotesId), [
+  const quoteEndpoint = await firstEndpointId(db, quotesId);
+  // Probes of the last hours: the detail's 24 h, 7 d and 30 d windows all hold them.
+  await db.endpointProbe.createMany({
+    data: [120, 180, 240, 900].map((latencyMs, k) => ({
+      endpointId: quoteEndpoint,
+      probedAt: new Date(Date.now() - (k + 1) * 3_600_000),
+      outcome: k === 3 ? "http_error" : "challenge",
+      statusCode: k === 3 ? 503 : 402,
+      latencyMs,
+      challengeValid: k !== 3,
+    })),
+  });
+  await seedPaymentOptions(db, quoteEndpoint, [
     {
       network: "eip155:8453",
       networkName: "base",

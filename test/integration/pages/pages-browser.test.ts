@@ -169,7 +169,7 @@ describe.skipIf(!runs)("the pages in a real browser", () => {
       await page.close();
     }
     const charts = await open();
-    await charts.page.goto(`${server.url}/services/${ids.quotesId}#h-history`);
+    await charts.page.goto(`${server.url}/services/${ids.quotesId}#h-probes`);
     await charts.page.screenshot({ path: path.join(shots, "pages-service-charts.png") });
     await charts.page.close();
     const { page } = await open();

@@ -86,6 +86,12 @@ describe("the pages for people", () => {
     expect($("#chart-volume circle.point").length).toBe(history.body.items.length);
     expect($("#chart-uptime details tbody tr").length).toBe(history.body.items.length);
     expect($("footer a:contains(JSON)").attr("href")).toBe(`/v1/services/${ids.quotesId}`);
+    const probe = (await request(api.app).get(`/v1/services/${ids.quotesId}`).expect(200)).body.probe;
+    expect($("#chart-probe-uptime details tbody tr").first().text()).toBe(
+      `last 24h${probe.windows["24h"].uptime_pct} %`,
+    );
+    expect($("#chart-probe-uptime rect.point").length).toBe(3);
+    expect($("#chart-probe-latency rect.point").length).toBe(6);
   });
 
   it("when crawled text is hostile, then it renders as text: no markup, no script links, bidi isolated", async () => {
