@@ -1,6 +1,6 @@
 import { clientSnippet, curlExample } from "./call-snippets";
 import { Bars, LineChart } from "./charts";
-import { count, millis, percent, priceRange, usdc, when } from "./format";
+import { clip, count, millis, percent, priceRange, usdc, when } from "./format";
 import { Layout } from "./layout";
 import {
   CHARTED_HISTORY,
@@ -224,7 +224,7 @@ export function ServicePage({ service, history }: ServicePageData) {
   const self = `/v1/services/${service.id}`;
   return (
     <Layout
-      title={service.name.slice(0, 80)}
+      title={clip(service.name, 80)}
       path="/services/"
       links={{ json: self, csv: `/v1/history.csv?service_id=${service.id}` }}
     >
