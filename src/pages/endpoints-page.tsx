@@ -1,3 +1,4 @@
+import { ENDPOINT_SORTS } from "../catalogue/endpoint-queries";
 import { Input, Select, text, YES_NO } from "./form-fields";
 import { count, priceRange, queryString, when } from "./format";
 import { Layout } from "./layout";
@@ -27,11 +28,7 @@ export function EndpointsPage({ page, query, raw }: EndpointsProps) {
           name="sort"
           label="Sort by"
           raw={raw}
-          options={[
-            ["", "default"],
-            ["price", "price"],
-            ["relevance", "relevance"],
-          ]}
+          options={[["", "default"], ...ENDPOINT_SORTS.map((sort) => [sort, sort] as const)]}
         />
         <div class="actions">
           <button type="submit">Search</button> <a href="/endpoints">Clear</a>
