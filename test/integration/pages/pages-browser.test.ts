@@ -104,6 +104,8 @@ describe.skipIf(!runs)("the pages in a real browser", () => {
   it("when a search is typed on the overview, then the services page lists the match under a shareable URL", async () => {
     const { page, visit } = await open();
     await page.goto(`${server.url}/`);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
     await page.getByLabel("Search pay-per-call APIs").fill("weather");
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/services\?q=weather$/);
@@ -153,7 +155,7 @@ describe.skipIf(!runs)("the pages in a real browser", () => {
     await page.close();
   });
 
-  it("when the main pages are captured, then the screenshots are written", async () => {
+  it("when the main pages are captured, then the screenshots are written and no page scrolls sideways on a phone", async () => {
     const captures: Array<[string, string]> = [
       ["pages-home.png", "/"],
       ["pages-services.png", "/services?sort=volume"],
@@ -174,9 +176,12 @@ describe.skipIf(!runs)("the pages in a real browser", () => {
     await charts.page.close();
     const { page } = await open();
     await page.setViewportSize({ width: 390, height: 800 });
+    for (const where of ["/", "/services", `/services/${ids.hostileId}`, "/endpoints?q=quote", "/stats"]) {
+      await page.goto(`${server.url}${where}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, where).toBeLessThanOrEqual(0);
+    }
     await page.goto(`${server.url}/services/${ids.quotesId}`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(shots, "pages-service-phone.png") });
     await page.close();
   });
