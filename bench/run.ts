@@ -8,6 +8,7 @@ import { runCatalogueMemoryBenchmark } from "./catalogue-memory";
 import { runCrawlBenchmark } from "./crawl";
 import { runEventsBenchmark } from "./events";
 import { runFreshnessBenchmark } from "./freshness";
+import { runPagesBenchmark } from "./pages";
 import { runProbeBenchmark } from "./probe";
 import { runScaleBenchmark } from "./scale";
 
@@ -15,6 +16,8 @@ const sections: string[] = [];
 sections.push(await runCrawlBenchmark());
 console.log(sections.at(-1));
 sections.push((await runApiBenchmark()).markdown);
+console.log(sections.at(-1));
+sections.push(await runPagesBenchmark());
 console.log(sections.at(-1));
 sections.push(await runProbeBenchmark());
 console.log(sections.at(-1));

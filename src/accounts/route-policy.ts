@@ -20,6 +20,15 @@ export interface RoutePolicy {
 const CATALOGUE: RoutePolicy = { group: "catalogue", access: "public", scope: "catalogue:read" };
 const EXPORTS: RoutePolicy = { group: "exports", access: "public", scope: "catalogue:export" };
 const OTHER: RoutePolicy = { group: "other", access: "public" };
+/** The pages for people (src/pages) read the catalogue: counted and limited like it. */
+const PAGES: RoutePolicy = { group: "pages", access: "public", scope: "catalogue:read" };
+const PAGE_ROOTS = new Set(["services", "endpoints", "stats", "badge", "assets"]);
+
+function isPage(path: string): boolean {
+  if (path === "/") return true;
+  const end = path.indexOf("/", 1);
+  return PAGE_ROOTS.has(path.slice(1, end === -1 ? undefined : end));
+}
 
 /** By the first segment after /v1/ (the catalogue's routes sit directly below it). */
 const POLICIES: Record<string, RoutePolicy> = {
@@ -51,7 +60,7 @@ const READ_METHODS = new Set(["GET", "HEAD"]);
 export function routePolicy(path: string, method = "GET"): RoutePolicy {
   // The MCP tools read the catalogue: a key sent there needs what the REST catalogue routes need.
   if (path === "/mcp") return CATALOGUE;
-  if (!path.startsWith("/v1/")) return OTHER;
+  if (!path.startsWith("/v1/")) return isPage(path) ? PAGES : OTHER;
   const end = path.indexOf("/", 4);
   const segment = path.slice(4, end === -1 ? undefined : end);
   const policy = Object.hasOwn(POLICIES, segment) ? (POLICIES[segment] as RoutePolicy) : OTHER;

@@ -10,6 +10,7 @@ import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
 import { countRequests, metricsRouter } from "../metrics/http-metrics";
 import { metrics as productMetrics } from "../metrics/metrics";
+import { pagesRouter } from "../pages/routes";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { type Preflight, preflightWith } from "../trust/preflight";
 import { SecretKeyRing } from "../webhooks/secret-keys";
@@ -150,6 +151,8 @@ export function createApp({
   app.use(healthRouter(db, search, readiness));
   if (metrics?.serve) app.use(metricsRouter(productMetrics));
   app.use(requestGuard(accounts));
+  // The pages for people, before the response cache: `/` answers HTML or JSON by Accept.
+  app.use(pagesRouter(pool, search));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
   app.use(servicesRouter(pool, search));

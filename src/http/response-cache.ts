@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 
-/** An answer ready to send: its JSON bytes, its ETag, and its gzip form once someone asked for it. */
+/** An answer ready to send: its bytes (JSON unless `contentType` says otherwise), its ETag, and its gzip form once someone asked for it. */
 export class PreparedResponse {
   private compressed: Buffer | undefined;
 
@@ -9,6 +9,7 @@ export class PreparedResponse {
     readonly json: Buffer,
     readonly etag: string,
     readonly expiresAt = 0,
+    readonly contentType = "application/json; charset=utf-8",
   ) {}
 
   /** Compressed on first use only: most API clients (agents, load tools) never ask for gzip. */

@@ -26,7 +26,7 @@ function send(
 ): void {
   // setHeader rather than Express's res.set: the values are final, nothing to normalise.
   res.setHeader("Cache-Control", CACHE_CONTROL);
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Type", entry.contentType);
   res.setHeader("ETag", entry.etag);
   res.setHeader("Vary", "Accept-Encoding");
   res.setHeader("X-Cache", state);
@@ -55,6 +55,16 @@ export function sendCacheable(res: Response, body: unknown): void {
  */
 export function sendJson(res: Response, json: string | Buffer, etagDeterminant?: string): void {
   send(res.req, res, cacheOf(res).store(res.req.originalUrl, json, etagDeterminant), "miss");
+}
+
+/**
+ * Answers a GET with a body of another type (an HTML page, an SVG badge, a stylesheet) with the
+ * JSON answers' ETag, 304, Cache-Control and gzip; never kept in the response cache, whose
+ * entries are looked up by URL alone before any route runs.
+ */
+export function sendCacheableBody(res: Response, body: string, contentType: string): void {
+  const bytes = Buffer.from(body);
+  send(res.req, res, new PreparedResponse(bytes, weakEtag(bytes, bytes.length), 0, contentType), "miss");
 }
 
 const bodies = new BodyBuffers();

@@ -12,7 +12,8 @@ interface NetworkInfo {
 const SOLANA_MAINNET = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
 const SOLANA_DEVNET = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
 
-const NETWORKS: readonly NetworkInfo[] = [
+/** Every network the catalogue names, v1 name and CAIP-2 id. */
+export const NETWORKS: readonly NetworkInfo[] = [
   { name: "base", caip2: "eip155:8453" },
   { name: "base-sepolia", caip2: "eip155:84532" },
   { name: "ethereum", caip2: "eip155:1" },
