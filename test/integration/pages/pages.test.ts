@@ -148,7 +148,8 @@ describe("the pages for people", () => {
       .expect(200)
       .expect("Content-Type", /image\/svg\+xml/);
     const svg = res.body instanceof Buffer ? res.body.toString() : res.text;
-    expect(svg).toContain("unverified");
+    // Never probed: its health is unknown; the directory's uptime follows.
+    expect(svg).toContain("unknown · 75% up");
     expect(res.headers.etag).toBeDefined();
     await request(api.app).get("/badge/00000000-0000-4000-8000-000000000000.svg").expect(404);
   });
