@@ -10,6 +10,7 @@ import {
   secretKeyList,
   siteOverridesSchema,
 } from "./setting-schemas";
+import { answerSigningSettings } from "./x402-settings";
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
@@ -355,6 +356,7 @@ export const settings = {
     description:
       "Keys WEBHOOK_SECRET_KEY replaced: secrets sealed with them are read, and sealed again with WEBHOOK_SECRET_KEY at start.",
   },
+  ...answerSigningSettings,
 } as const;
 
 type Settings = typeof settings;

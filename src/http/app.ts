@@ -1,6 +1,9 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import { Accounts } from "../accounts/accounts";
+import { AnswerKeyRing } from "../answer-signing/answer-keys";
+import { answerKeysRouter } from "../answer-signing/keys-route";
+import { signedAnswers } from "../answer-signing/signed-answers";
 import type { SettlementChain } from "../billing/settlement-chains";
 import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
@@ -78,6 +81,8 @@ export interface AppDependencies {
    * public addresses only, and a key of this process alone (secrets it seals open nowhere else).
    */
   webhooks?: Omit<WebhookRouteDeps, "db" | "logger">;
+  /** The keys that sign the data routes' answers (ANSWER_SIGNING_KEY). Default: a key of this process alone. */
+  answerKeys?: AnswerKeyRing;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -97,6 +102,7 @@ export function createApp({
   settlementChains = [],
   subscriptionGraceMs = 72 * 3_600_000,
   webhooks = { allowedNetworks: [], secretKeys: SecretKeyRing.ephemeral() },
+  answerKeys = AnswerKeyRing.ephemeral(),
 }: AppDependencies): Express {
   const search = new InMemoryCatalogueSearch({
     pool,
@@ -129,6 +135,8 @@ export function createApp({
   app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
   // Load balancers' health checks pass without a key or a rate limit.
   app.use(healthRouter(db));
+  app.use(answerKeysRouter(answerKeys));
+  app.use(signedAnswers(answerKeys));
   app.use(requestGuard(accounts));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.

@@ -1,5 +1,6 @@
 import { Accounts, accountSettingsFromConfig } from "../accounts/accounts";
 import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
+import { answerKeySettingsFromConfig, loadAnswerKeys } from "../answer-signing/answer-key-loading";
 import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
@@ -61,6 +62,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     logger,
   });
   shutdown.register("webhook delivery", () => webhooks.stop());
+  const answerKeys = await loadAnswerKeys(answerKeySettingsFromConfig(config));
   const http = await listen(
     createApp({
       db,
@@ -77,6 +79,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       settlementChains: config.SETTLEMENT_CHAINS,
       subscriptionGraceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, secretKeys, notify: webhooks.notify },
+      answerKeys,
     }),
     config.PORT,
     config.HOST,

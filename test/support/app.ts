@@ -31,6 +31,7 @@ export interface TestAppOptions {
   settlementChains?: AppDependencies["settlementChains"];
   webhooks?: AppDependencies["webhooks"];
   subscriptionGraceMs?: AppDependencies["subscriptionGraceMs"];
+  answerKeys?: AppDependencies["answerKeys"];
 }
 
 /**
@@ -54,6 +55,7 @@ export function createTestApp(
     settlementChains: options.settlementChains,
     webhooks: options.webhooks,
     subscriptionGraceMs: options.subscriptionGraceMs,
+    answerKeys: options.answerKeys,
   });
   return {
     app,
