@@ -10,7 +10,7 @@ import {
   secretKeyList,
   siteOverridesSchema,
 } from "./setting-schemas";
-import { answerSigningSettings } from "./x402-settings";
+import { answerSigningSettings, x402SellingSettings } from "./x402-settings";
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
@@ -357,6 +357,7 @@ export const settings = {
       "Keys WEBHOOK_SECRET_KEY replaced: secrets sealed with them are read, and sealed again with WEBHOOK_SECRET_KEY at start.",
   },
   ...answerSigningSettings,
+  ...x402SellingSettings,
 } as const;
 
 type Settings = typeof settings;

@@ -13,6 +13,8 @@ import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { SecretKeyRing } from "../webhooks/secret-keys";
+import { salesManifestRouter } from "../x402-sales/manifest-route";
+import type { X402Sales } from "../x402-sales/x402-sales";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { healthRouter } from "./health";
@@ -83,6 +85,8 @@ export interface AppDependencies {
   webhooks?: Omit<WebhookRouteDeps, "db" | "logger">;
   /** The keys that sign the data routes' answers (ANSWER_SIGNING_KEY). Default: a key of this process alone. */
   answerKeys?: AnswerKeyRing;
+  /** Selling the API over x402 (X402_PAY_TO); none: past the anonymous allowance is 429. */
+  sales?: X402Sales;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -103,6 +107,7 @@ export function createApp({
   subscriptionGraceMs = 72 * 3_600_000,
   webhooks = { allowedNetworks: [], secretKeys: SecretKeyRing.ephemeral() },
   answerKeys = AnswerKeyRing.ephemeral(),
+  sales,
 }: AppDependencies): Express {
   const search = new InMemoryCatalogueSearch({
     pool,
@@ -132,12 +137,21 @@ export function createApp({
   // No compression middleware here: JSON answers negotiate gzip themselves (responses.ts, once
   // per cached answer); the CSV exports and the docs page compress on the fly (their routes).
   // Read-only and public: any origin may GET; preflight OPTIONS requests are answered here (204).
-  app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
+  app.use(
+    cors({
+      methods: ["GET", "HEAD"],
+      maxAge: 86_400,
+      exposedHeaders: ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-Catalogue-Signature"],
+    }),
+  );
   // Load balancers' health checks pass without a key or a rate limit.
   app.use(healthRouter(db));
   app.use(answerKeysRouter(answerKeys));
   app.use(signedAnswers(answerKeys));
-  app.use(requestGuard(accounts));
+  if (sales) app.use(salesManifestRouter(sales.settings));
+  app.use(requestGuard(accounts, sales));
+  // Before the response cache: a request that must pay is never served a cached answer for free.
+  if (sales) app.use(sales.gate());
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
   app.use(servicesRouter(pool, search));

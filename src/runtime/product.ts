@@ -21,6 +21,9 @@ import { scheduleSourceCrawls } from "../sources/schedule-sources";
 import { startWebhookDelivery } from "../webhooks/delivery-worker";
 import { openWebhookSecrets } from "../webhooks/secret-sealing";
 import { webhookSettingsFromConfig } from "../webhooks/settings";
+import { salesFacilitator } from "../x402-sales/facilitators";
+import { salesSettingsFromConfig } from "../x402-sales/settings";
+import { X402Sales } from "../x402-sales/x402-sales";
 import { openDatabaseServer } from "./database";
 import { DATABASE_LOST, type Shutdown } from "./shutdown";
 
@@ -63,6 +66,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   });
   shutdown.register("webhook delivery", () => webhooks.stop());
   const answerKeys = await loadAnswerKeys(answerKeySettingsFromConfig(config));
+  const salesSettings = salesSettingsFromConfig(config);
+  const sales = salesSettings && new X402Sales(salesSettings, salesFacilitator(salesSettings), logger);
   const http = await listen(
     createApp({
       db,
@@ -80,6 +85,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       subscriptionGraceMs: config.SUBSCRIPTION_GRACE_HOURS * 3_600_000,
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, secretKeys, notify: webhooks.notify },
       answerKeys,
+      sales,
     }),
     config.PORT,
     config.HOST,

@@ -32,6 +32,7 @@ export interface TestAppOptions {
   webhooks?: AppDependencies["webhooks"];
   subscriptionGraceMs?: AppDependencies["subscriptionGraceMs"];
   answerKeys?: AppDependencies["answerKeys"];
+  sales?: AppDependencies["sales"];
 }
 
 /**
@@ -56,6 +57,7 @@ export function createTestApp(
     webhooks: options.webhooks,
     subscriptionGraceMs: options.subscriptionGraceMs,
     answerKeys: options.answerKeys,
+    sales: options.sales,
   });
   return {
     app,

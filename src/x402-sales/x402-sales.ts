@@ -1,0 +1,101 @@
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { type FacilitatorClient, x402HTTPResourceServer, x402ResourceServer } from "@x402/core/server";
+import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { paymentMiddlewareFromHTTPServer } from "@x402/express";
+import type { Request, RequestHandler, Response } from "express";
+import { HttpError } from "../http/errors";
+import type { Logger } from "../logging/logger";
+import { salesRoutes } from "./payment-options";
+import type { SalesSettings } from "./settings";
+import { type SoldRoute, soldRoute } from "./sold-routes";
+
+const PAYMENT_REQUIRED = "PAYMENT-REQUIRED";
+
+/**
+ * The catalogue selling its own API over x402, with the official server library: the request
+ * guard marks the requests that must pay (a caller without a key past the anonymous allowance,
+ * or on a route group the operator marks paid), and `gate()` answers those with the library's
+ * 402 challenge, or verifies their payment with the facilitator, lets the route answer, settles
+ * and adds PAYMENT-RESPONSE. Requests the guard does not mark pass untouched.
+ */
+export class X402Sales {
+  private readonly mustPay = new WeakSet<Response>();
+  private readonly http: x402HTTPResourceServer;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    readonly settings: SalesSettings,
+    facilitator: FacilitatorClient,
+    private readonly logger: Logger,
+  ) {
+    const server = new x402ResourceServer(facilitator);
+    for (const network of settings.payTo.keys())
+      server.register(network as `${string}:${string}`, new ExactEvmScheme());
+    this.http = new x402HTTPResourceServer(server, salesRoutes(settings));
+  }
+
+  /** The sold route a request reaches, if any. */
+  soldRoute(req: Request): SoldRoute | undefined {
+    return soldRoute(req.method, req.path);
+  }
+
+  /** Whether a caller without a key pays for this route even within the anonymous allowance. */
+  alwaysPaid(route: SoldRoute): boolean {
+    return this.settings.paidGroups.has(route.group);
+  }
+
+  /** Whether the request offers a payment (x402 v2 PAYMENT-SIGNATURE, or v1 X-PAYMENT). */
+  carriesPayment(req: Request): boolean {
+    return req.get("payment-signature") !== undefined || req.get("x-payment") !== undefined;
+  }
+
+  requirePayment(res: Response): void {
+    this.mustPay.add(res);
+  }
+
+  /** Learns the facilitator's supported networks once; a failure is retried on the next request. */
+  private initialised(): Promise<void> {
+    this.ready ??= this.http.initialize().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  gate(): RequestHandler {
+    const pay = paymentMiddlewareFromHTTPServer(this.http, undefined, undefined, false);
+    return async (req, res, next) => {
+      if (!this.mustPay.has(res)) {
+        next();
+        return;
+      }
+      try {
+        await this.initialised();
+      } catch (error) {
+        this.logger.warn({ err: error }, "the x402 facilitator did not answer");
+        throw new HttpError(
+          503,
+          "Payment is needed here, but the x402 facilitator cannot be reached; nothing was charged. Retry later, or send an API key",
+        );
+      }
+      mirrorChallengeInBody(res);
+      await pay(req, res, next);
+    };
+  }
+}
+
+/**
+ * x402 v2 puts the challenge in the PAYMENT-REQUIRED header; v1 clients read it from the body.
+ * The library answers a 402 with an empty JSON body: the body becomes the decoded header.
+ */
+function mirrorChallengeInBody(res: Response): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const header = res.getHeader(PAYMENT_REQUIRED);
+    if (res.statusCode !== 402 || typeof header !== "string") return json(body);
+    return json({ ...decodePaymentRequiredHeader(header), ...(isRecord(body) ? body : {}) });
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
