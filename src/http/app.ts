@@ -160,8 +160,8 @@ export function createApp({
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
   app.use(mcpRouter(new CatalogueReader({ pool, search }), logger));
-  app.use(docsRouter());
-  app.use(llmsRouter());
+  app.use(docsRouter(sales?.settings));
+  app.use(llmsRouter(sales?.settings));
   app.use(accountsRouter(db, pool, accounts));
   app.use(paymentOrdersRouter(db, pool, settlementChains));
   app.use(

@@ -67,7 +67,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("webhook delivery", () => webhooks.stop());
   const answerKeys = await loadAnswerKeys(answerKeySettingsFromConfig(config));
   const salesSettings = salesSettingsFromConfig(config);
-  const sales = salesSettings && new X402Sales(salesSettings, salesFacilitator(salesSettings), logger);
+  const sales = salesSettings && new X402Sales(salesSettings, salesFacilitator(salesSettings), logger, pool);
   const http = await listen(
     createApp({
       db,

@@ -27,14 +27,12 @@ export function salesManifestRouter(settings: SalesSettings): Router {
         })),
       };
     });
-    res
-      .set("Cache-Control", "public, max-age=300")
-      .json({
-        x402Version: 2,
-        name: "x402 catalogue",
-        description: "The catalogue of x402 APIs, sold per call",
-        resources,
-      });
+    res.set("Cache-Control", "public, max-age=300").json({
+      x402Version: 2,
+      name: "x402 catalogue",
+      description: "The catalogue of x402 APIs, sold per call",
+      resources,
+    });
   });
   return router;
 }

@@ -3,6 +3,9 @@ import { type FacilitatorClient, x402HTTPResourceServer, x402ResourceServer } fr
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { paymentMiddlewareFromHTTPServer } from "@x402/express";
 import type { Request, RequestHandler, Response } from "express";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { sharedCounter } from "../accounts/shared-counter";
+import type { ReadPool } from "../db/read-pool";
 import { HttpError } from "../http/errors";
 import type { Logger } from "../logging/logger";
 import { salesRoutes } from "./payment-options";
@@ -10,6 +13,7 @@ import type { SalesSettings } from "./settings";
 import { type SoldRoute, soldRoute } from "./sold-routes";
 
 const PAYMENT_REQUIRED = "PAYMENT-REQUIRED";
+const WALLET = /^0x[0-9a-f]{40}$/;
 
 /**
  * The catalogue selling its own API over x402, with the official server library: the request
@@ -22,12 +26,15 @@ export class X402Sales {
   private readonly mustPay = new WeakSet<Response>();
   private readonly http: x402HTTPResourceServer;
   private ready: Promise<void> | undefined;
+  private readonly trials: RateLimiterAbstract;
 
   constructor(
     readonly settings: SalesSettings,
     facilitator: FacilitatorClient,
     private readonly logger: Logger,
+    pool: ReadPool,
   ) {
+    this.trials = sharedCounter(pool, "x402-trial", 86_400);
     const server = new x402ResourceServer(facilitator);
     for (const network of settings.payTo.keys())
       server.register(network as `${string}:${string}`, new ExactEvmScheme());
@@ -62,6 +69,26 @@ export class X402Sales {
     return this.ready;
   }
 
+  /**
+   * A free trial call for the wallet in X-WALLET: each wallet gets X402_FREE_CALLS_PER_WALLET a
+   * day, and every trial call also counts against the calling address's own trial allowance of
+   * the same size, so naming new wallets from one address gains nothing. The header proves no
+   * ownership; the address bound is what limits abuse.
+   */
+  private async freeTrialCall(req: Request, res: Response): Promise<boolean> {
+    const wallet = req.get("x-wallet")?.trim().toLowerCase();
+    const allowance = this.settings.freeCallsPerWallet;
+    if (!wallet || !WALLET.test(wallet) || allowance === 0) return false;
+    const [byWallet, byAddress] = await Promise.all([
+      this.trials.consume(`wallet:${wallet}`, 1),
+      this.trials.consume(`ip:${req.ip ?? "unknown"}`, 1),
+    ]);
+    const used = Math.max(byWallet.consumedPoints, byAddress.consumedPoints);
+    if (used > allowance) return false;
+    res.setHeader("X-Free-Calls-Remaining", String(allowance - used));
+    return true;
+  }
+
   gate(): RequestHandler {
     const pay = paymentMiddlewareFromHTTPServer(this.http, undefined, undefined, false);
     return async (req, res, next) => {
@@ -77,6 +104,10 @@ export class X402Sales {
           503,
           "Payment is needed here, but the x402 facilitator cannot be reached; nothing was charged. Retry later, or send an API key",
         );
+      }
+      if (!this.carriesPayment(req) && (await this.freeTrialCall(req, res))) {
+        next();
+        return;
       }
       mirrorChallengeInBody(res);
       await pay(req, res, next);

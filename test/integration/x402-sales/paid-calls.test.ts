@@ -7,10 +7,12 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/config";
+import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { salesFacilitator } from "../../../src/x402-sales/facilitators";
 import { salesSettingsFromConfig } from "../../../src/x402-sales/settings";
 import { X402Sales } from "../../../src/x402-sales/x402-sales";
 import { bearer, issueKey } from "../../support/accounts";
+import { type PublishedKeys, verifyAnswer } from "../../support/answer-signatures";
 import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -27,7 +29,7 @@ import { testLogger } from "../../support/logger";
 const PAY_TO = "0x000000000000000000000000000000000000c0de";
 const SEARCH_PRICE = 1000n; // 0.001 USDC
 
-function salesFor(chain: Eip3009Chain, extra: Record<string, string> = {}): X402Sales {
+function salesFor(chain: Eip3009Chain, pool: ReadPool, extra: Record<string, string> = {}): X402Sales {
   const config = loadConfig({
     X402_PAY_TO: `${NETWORK}=${PAY_TO}`,
     X402_ASSETS: `${NETWORK}=${chain.usdc}`,
@@ -37,7 +39,7 @@ function salesFor(chain: Eip3009Chain, extra: Record<string, string> = {}): X402
   });
   const settings = salesSettingsFromConfig(config);
   if (!settings) throw new Error("selling is not configured");
-  return new X402Sales(settings, salesFacilitator(settings), testLogger);
+  return new X402Sales(settings, salesFacilitator(settings), testLogger, pool);
 }
 
 function payingFetch(key: `0x${string}`, sent: Headers[]): typeof fetch {
@@ -66,20 +68,25 @@ describe("the catalogue sells its API over x402", () => {
   let api: TestApp;
   let server: http.Server;
   let baseUrl: string;
+  let pool: ReadPool;
+  let keys: PublishedKeys;
 
   beforeAll(async () => {
     [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
+    pool = createReadPool(database.url, 2, testLogger);
     await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
     api = createTestApp(database, {
-      sales: salesFor(chain),
+      sales: salesFor(chain, pool),
       accountSettings: { anonymousRequestsPerMinute: 2 },
     });
     ({ server, baseUrl } = await listen(api.app));
+    keys = (await (await fetch(`${baseUrl}/.well-known/x402-catalogue-keys.json`)).json()) as PublishedKeys;
   }, 120_000);
   afterAll(async () => {
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
     await api?.close();
+    await pool?.end();
     await chain?.close();
     await database?.drop();
   });
@@ -109,11 +116,21 @@ describe("the catalogue sells its API over x402", () => {
     const sent: Headers[] = [];
     const paid = await payingFetch(PAYER_KEY, sent)(url);
     expect(paid.status).toBe(200);
-    expect(((await paid.json()) as { total: number }).total).toBe(1);
+    const paidBody = paid.arrayBuffer();
+    expect((JSON.parse(Buffer.from(await paidBody).toString("utf8")) as { total: number }).total).toBe(1);
     const settlement = decodePaymentResponseHeader(String(paid.headers.get("payment-response")));
     expect(settlement.success).toBe(true);
     expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+    expect(
+      verifyAnswer(keys, {
+        method: "GET",
+        target: "/v1/services?q=stock",
+        status: 200,
+        body: new Uint8Array(await paidBody),
+        header: paid.headers.get("x-catalogue-signature"),
+      }),
+    ).toBe(true);
 
     // The same payment again: the authorisation's nonce is spent on chain, so it is refused.
     const signature = sent.map((headers) => headers.get("payment-signature")).find((value) => value !== null);
@@ -121,6 +138,38 @@ describe("the catalogue sells its API over x402", () => {
     const replay = await fetch(url, { headers: { "PAYMENT-SIGNATURE": String(signature) } });
     expect(replay.status).toBe(402);
     expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+  });
+
+  it("when a wallet is named in X-WALLET, then it gets its free calls, and other wallets from the same address get none", async () => {
+    const url = `${baseUrl}/v1/services?q=stock`;
+    const wallet = { "X-WALLET": "0x00000000000000000000000000000000000000a1" };
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await fetch(url, { headers: wallet });
+      expect(answer.status).toBe(200);
+      remaining.push(answer.headers.get("x-free-calls-remaining"));
+    }
+    expect(remaining).toEqual(["2", "1", "0"]);
+    expect((await fetch(url, { headers: wallet })).status).toBe(402);
+    const other = { "X-WALLET": "0x00000000000000000000000000000000000000a2" };
+    expect((await fetch(url, { headers: other })).status).toBe(402);
+  });
+
+  it("when the OpenAPI document and llms.txt are read, then the paid operations carry their prices", async () => {
+    // A key: this address has used up its anonymous allowance, and these routes are not sold.
+    const { key } = await issueKey(database.db, "docs-reader", "live", ["catalogue:read"]);
+    const document = (await (await fetch(`${baseUrl}/openapi.json`, { headers: bearer(key) })).json()) as {
+      paths: Record<
+        string,
+        Record<string, { "x-x402"?: { price_usdc: string }; responses: Record<string, unknown> }>
+      >;
+    };
+    expect(document.paths["/v1/services/{id}"]?.get?.["x-x402"]?.price_usdc).toBe("0.001000");
+    expect(document.paths["/v1/services/{id}"]?.get?.responses["402"]).toBeDefined();
+    expect(document.paths["/v1/categories"]?.get?.["x-x402"]).toBeUndefined();
+    const llms = await (await fetch(`${baseUrl}/llms.txt`, { headers: bearer(key) })).text();
+    expect(llms).toContain("## Paying per call (x402)");
+    expect(llms).toContain("`GET /v1/services/:id`: 0.001000 USDC a call, past the anonymous allowance");
   });
 
   it("when the payer holds too little USDC, then the payment is refused with 402 and the reason", async () => {
@@ -163,7 +212,7 @@ describe("the catalogue sells its API over x402", () => {
 
   it("when the facilitator cannot be reached, then the answer says so and nothing is charged", async () => {
     const unreachable = createTestApp(database, {
-      sales: salesFor(chain, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
+      sales: salesFor(chain, pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
       accountSettings: { anonymousRequestsPerMinute: 0 },
     });
     const { server: other, baseUrl: otherUrl } = await listen(unreachable.app);
