@@ -20,6 +20,7 @@ export interface RoutePolicy {
 const CATALOGUE: RoutePolicy = { group: "catalogue", access: "public", scope: "catalogue:read" };
 const EXPORTS: RoutePolicy = { group: "exports", access: "public", scope: "catalogue:export" };
 const OTHER: RoutePolicy = { group: "other", access: "public" };
+const X402_PAYMENTS: RoutePolicy = { group: "x402", access: "protected", scope: "x402:read" };
 
 /** By the first segment after /v1/ (the catalogue's routes sit directly below it). */
 const POLICIES: Record<string, RoutePolicy> = {
@@ -43,6 +44,9 @@ const POLICIES: Record<string, RoutePolicy> = {
   merchant: { group: "billing", access: "protected", scope: "billing:read", writeScope: "billing:write" },
   events: CATALOGUE,
   "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
+  // The catalogue's own x402 sales: the operator's, not any organisation's.
+  "x402-payments": X402_PAYMENTS,
+  "x402-payments.csv": X402_PAYMENTS,
 };
 
 const READ_METHODS = new Set(["GET", "HEAD"]);

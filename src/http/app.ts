@@ -14,6 +14,7 @@ import { mcpRouter } from "../mcp/http-route";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { SecretKeyRing } from "../webhooks/secret-keys";
 import { salesManifestRouter } from "../x402-sales/manifest-route";
+import { x402PaymentsRouter } from "../x402-sales/payments-route";
 import type { X402Sales } from "../x402-sales/x402-sales";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
@@ -172,6 +173,7 @@ export function createApp({
   );
   app.use(eventsRouter(pool));
   app.use(webhooksRouter({ db, logger, ...webhooks }));
+  app.use(x402PaymentsRouter(db));
   app.use(rootRouter());
   app.use(healthRouter(db));
   app.use(notFoundHandler);

@@ -67,7 +67,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   shutdown.register("webhook delivery", () => webhooks.stop());
   const answerKeys = await loadAnswerKeys(answerKeySettingsFromConfig(config));
   const salesSettings = salesSettingsFromConfig(config);
-  const sales = salesSettings && new X402Sales(salesSettings, salesFacilitator(salesSettings), logger, pool);
+  const sales =
+    salesSettings && new X402Sales(salesSettings, salesFacilitator(salesSettings), logger, db, pool);
   const http = await listen(
     createApp({
       db,

@@ -1,16 +1,19 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { type FacilitatorClient, x402HTTPResourceServer, x402ResourceServer } from "@x402/core/server";
+import type { DeepReadonly, PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { paymentMiddlewareFromHTTPServer } from "@x402/express";
 import type { Request, RequestHandler, Response } from "express";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { sharedCounter } from "../accounts/shared-counter";
+import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import { HttpError } from "../http/errors";
 import type { Logger } from "../logging/logger";
 import { salesRoutes } from "./payment-options";
 import type { SalesSettings } from "./settings";
 import { type SoldRoute, soldRoute } from "./sold-routes";
+import { recordX402Payment, type X402PaymentRecord } from "./x402-payments";
 
 const PAYMENT_REQUIRED = "PAYMENT-REQUIRED";
 const WALLET = /^0x[0-9a-f]{40}$/;
@@ -32,13 +35,35 @@ export class X402Sales {
     readonly settings: SalesSettings,
     facilitator: FacilitatorClient,
     private readonly logger: Logger,
+    db: Database,
     pool: ReadPool,
   ) {
     this.trials = sharedCounter(pool, "x402-trial", 86_400);
     const server = new x402ResourceServer(facilitator);
+    server.onAfterSettle(async ({ paymentPayload, requirements, result, transportContext }) => {
+      const paid = paymentRecord(paymentPayload, requirements, transportContext);
+      if (paid) await this.record(db, { ...paid, status: "settled", transaction: result.transaction });
+    });
+    server.onSettleFailure(async ({ paymentPayload, requirements, transportContext, error }) => {
+      const paid = paymentRecord(paymentPayload, requirements, transportContext);
+      if (paid)
+        await this.record(db, { ...paid, status: "failed", failureReason: error.message.slice(0, 500) });
+    });
     for (const network of settings.payTo.keys())
       server.register(network as `${string}:${string}`, new ExactEvmScheme());
     this.http = new x402HTTPResourceServer(server, salesRoutes(settings));
+  }
+
+  /** A payment that cannot be recorded is logged (never its signature) and does not fail the answer. */
+  private async record(db: Database, payment: X402PaymentRecord): Promise<void> {
+    try {
+      await recordX402Payment(db, payment);
+    } catch (error) {
+      this.logger.error(
+        { err: error, network: payment.network, payer: payment.payer, transaction: payment.transaction },
+        "recording an x402 payment failed",
+      );
+    }
   }
 
   /** The sold route a request reaches, if any. */
@@ -125,6 +150,29 @@ function mirrorChallengeInBody(res: Response): void {
     const header = res.getHeader(PAYMENT_REQUIRED);
     if (res.statusCode !== 402 || typeof header !== "string") return json(body);
     return json({ ...decodePaymentRequiredHeader(header), ...(isRecord(body) ? body : {}) });
+  };
+}
+
+/** What is recorded of a payment: who paid what for which route (EIP-3009 authorisations only). */
+function paymentRecord(
+  payload: DeepReadonly<PaymentPayload>,
+  requirements: DeepReadonly<PaymentRequirements>,
+  transport: unknown,
+): Omit<X402PaymentRecord, "status"> | undefined {
+  const authorization = (payload.payload as { authorization?: { from?: unknown; nonce?: unknown } })
+    .authorization;
+  if (typeof authorization?.from !== "string" || typeof authorization.nonce !== "string") return undefined;
+  const request = isRecord(transport) && isRecord(transport.request) ? transport.request : {};
+  const route =
+    `${String(request.method ?? "")} ${String(request.routePattern ?? request.path ?? "")}`.trim();
+  return {
+    network: requirements.network,
+    payer: authorization.from.toLowerCase(),
+    nonce: authorization.nonce.toLowerCase(),
+    payTo: requirements.payTo.toLowerCase(),
+    asset: requirements.asset.toLowerCase(),
+    amountUnits: BigInt(requirements.amount),
+    route,
   };
 }
 

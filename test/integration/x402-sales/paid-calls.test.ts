@@ -7,6 +7,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/config";
+import type { Database } from "../../../src/db/prisma-client";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { salesFacilitator } from "../../../src/x402-sales/facilitators";
 import { salesSettingsFromConfig } from "../../../src/x402-sales/settings";
@@ -29,7 +30,12 @@ import { testLogger } from "../../support/logger";
 const PAY_TO = "0x000000000000000000000000000000000000c0de";
 const SEARCH_PRICE = 1000n; // 0.001 USDC
 
-function salesFor(chain: Eip3009Chain, pool: ReadPool, extra: Record<string, string> = {}): X402Sales {
+function salesFor(
+  chain: Eip3009Chain,
+  db: Database,
+  pool: ReadPool,
+  extra: Record<string, string> = {},
+): X402Sales {
   const config = loadConfig({
     X402_PAY_TO: `${NETWORK}=${PAY_TO}`,
     X402_ASSETS: `${NETWORK}=${chain.usdc}`,
@@ -39,7 +45,7 @@ function salesFor(chain: Eip3009Chain, pool: ReadPool, extra: Record<string, str
   });
   const settings = salesSettingsFromConfig(config);
   if (!settings) throw new Error("selling is not configured");
-  return new X402Sales(settings, salesFacilitator(settings), testLogger, pool);
+  return new X402Sales(settings, salesFacilitator(settings), testLogger, db, pool);
 }
 
 function payingFetch(key: `0x${string}`, sent: Headers[]): typeof fetch {
@@ -76,7 +82,7 @@ describe("the catalogue sells its API over x402", () => {
     pool = createReadPool(database.url, 2, testLogger);
     await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
     api = createTestApp(database, {
-      sales: salesFor(chain, pool),
+      sales: salesFor(chain, database.db, pool),
       accountSettings: { anonymousRequestsPerMinute: 2 },
     });
     ({ server, baseUrl } = await listen(api.app));
@@ -138,6 +144,31 @@ describe("the catalogue sells its API over x402", () => {
     const replay = await fetch(url, { headers: { "PAYMENT-SIGNATURE": String(signature) } });
     expect(replay.status).toBe(402);
     expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+
+    // The operator's record: one settled payment, with its transaction; a key without x402:read is refused.
+    const { key } = await issueKey(database.db, "operator", "live", ["x402:read"]);
+    const recorded = (await (
+      await fetch(`${baseUrl}/v1/x402-payments`, { headers: bearer(key) })
+    ).json()) as {
+      items: Record<string, unknown>[];
+      total: number;
+    };
+    expect(recorded.total).toBe(1);
+    expect(recorded.items[0]).toEqual(
+      expect.objectContaining({
+        status: "settled",
+        route: "GET /v1/services",
+        network: NETWORK,
+        payer: privateKeyToAccount(PAYER_KEY).address.toLowerCase(),
+        pay_to: PAY_TO,
+        amount_usdc: "0.001000",
+        transaction: settlement.transaction,
+      }),
+    );
+    const csv = await (await fetch(`${baseUrl}/v1/x402-payments.csv`, { headers: bearer(key) })).text();
+    expect(csv.split("\r\n")[1]).toContain(settlement.transaction);
+    const { key: reader } = await issueKey(database.db, "reader", "live", ["catalogue:read"]);
+    expect((await fetch(`${baseUrl}/v1/x402-payments`, { headers: bearer(reader) })).status).toBe(403);
   });
 
   it("when a wallet is named in X-WALLET, then it gets its free calls, and other wallets from the same address get none", async () => {
@@ -212,18 +243,20 @@ describe("the catalogue sells its API over x402", () => {
 
   it("when the facilitator cannot be reached, then the answer says so and nothing is charged", async () => {
     const unreachable = createTestApp(database, {
-      sales: salesFor(chain, pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
+      sales: salesFor(chain, database.db, pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
       accountSettings: { anonymousRequestsPerMinute: 0 },
     });
     const { server: other, baseUrl: otherUrl } = await listen(unreachable.app);
     try {
       const before = await chain.balanceOf(PAY_TO);
+      const recorded = await database.db.x402Payment.count();
       const answer = await payingFetch(PAYER_KEY, [])(`${otherUrl}/v1/services`);
       expect(answer.status).toBe(503);
       expect(((await answer.json()) as { message: string }).message).toMatch(
         /facilitator cannot be reached; nothing was charged/,
       );
       expect(await chain.balanceOf(PAY_TO)).toBe(before);
+      expect(await database.db.x402Payment.count()).toBe(recorded);
     } finally {
       other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
