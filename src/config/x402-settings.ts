@@ -120,6 +120,11 @@ export const x402SellingSettings = {
     schema: pairList(network, z.url({ protocol: /^https?$/ }), "eip155:8453=https://mainnet.base.org"),
     description: "JSON-RPC URL per network for the built-in facilitator.",
   },
+  X402_OPERATOR_ORG: {
+    schema: z.string().trim().min(1).max(200).default("operator"),
+    description:
+      "The organisation (created if missing) whose events and webhooks receive x402_payment.settled and x402_payment.failed, in its live environment.",
+  },
   X402_FREE_CALLS_PER_WALLET: {
     schema: z.coerce.number().int().min(0).max(1000).default(3),
     description:

@@ -22,7 +22,7 @@ import { startWebhookDelivery } from "../webhooks/delivery-worker";
 import { openWebhookSecrets } from "../webhooks/secret-sealing";
 import { webhookSettingsFromConfig } from "../webhooks/settings";
 import { salesFacilitator } from "../x402-sales/facilitators";
-import { salesSettingsFromConfig } from "../x402-sales/settings";
+import { operatorOwner, salesSettingsFromConfig } from "../x402-sales/settings";
 import { X402Sales } from "../x402-sales/x402-sales";
 import { openDatabaseServer } from "./database";
 import { DATABASE_LOST, type Shutdown } from "./shutdown";
@@ -68,7 +68,15 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   const answerKeys = await loadAnswerKeys(answerKeySettingsFromConfig(config));
   const salesSettings = salesSettingsFromConfig(config);
   const sales =
-    salesSettings && new X402Sales(salesSettings, salesFacilitator(salesSettings), logger, db, pool);
+    salesSettings &&
+    new X402Sales({
+      settings: salesSettings,
+      facilitator: salesFacilitator(salesSettings),
+      logger,
+      db,
+      pool,
+      operator: await operatorOwner(db, salesSettings),
+    });
   const http = await listen(
     createApp({
       db,

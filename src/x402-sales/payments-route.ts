@@ -1,12 +1,12 @@
 import { stringify } from "csv-stringify/sync";
 import type { Router } from "express";
 import { z } from "zod";
-import { formatUsdcUnits } from "../billing/usdc-amount";
 import type { Database } from "../db/prisma-client";
+import type { X402Payment } from "../generated/prisma/client";
 import { apiRouter } from "../http/router";
 import { integerParam, pagingParams } from "../http/schemas/common";
 import { parseInput } from "../http/validation";
-import { getX402Payments } from "./x402-payments";
+import { getX402Payments, x402PaymentJson } from "./x402-payments";
 
 const listQuery = z.strictObject({ ...pagingParams });
 /** The CSV is one bounded read, not a stream: a page of up to 10,000 payments. */
@@ -17,8 +17,6 @@ const csvQuery = z.strictObject({
     .meta({ description: "Most rows, 1 to 10,000 (default 10,000)." }),
 });
 
-type Payment = Awaited<ReturnType<typeof getX402Payments>>["items"][number];
-
 const COLUMNS = [
   "id",
   "created_at",
@@ -28,26 +26,15 @@ const COLUMNS = [
   "payer",
   "pay_to",
   "asset",
-  "amount_usdc",
+  "amount",
   "transaction",
   "failure_reason",
 ] as const;
 
-function serialise(payment: Payment) {
-  return {
-    id: payment.id,
-    created_at: payment.createdAt.toISOString(),
-    status: payment.status,
-    route: payment.route,
-    network: payment.network,
-    payer: payment.payer,
-    pay_to: payment.payTo,
-    asset: payment.asset,
-    amount_usdc: formatUsdcUnits(payment.amountUnits),
-    transaction: payment.transaction,
-    failure_reason: payment.failureReason,
-  };
-}
+const serialise = (payment: X402Payment) => ({
+  ...x402PaymentJson(payment),
+  created_at: payment.createdAt.toISOString(),
+});
 
 /**
  * GET /v1/x402-payments and /v1/x402-payments.csv: every x402 payment for the catalogue's own API,

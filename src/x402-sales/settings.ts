@@ -1,5 +1,8 @@
+import { ensureOrganisation } from "../accounts/organisations";
 import type { Config } from "../config/config";
 import type { PriceGroup } from "../config/x402-settings";
+import type { Database } from "../db/prisma-client";
+import type { EventOwner } from "../events/emit";
 
 /** Selling the API over x402, as configured (X402_*); absent when X402_PAY_TO names no network. */
 export interface SalesSettings {
@@ -16,6 +19,8 @@ export interface SalesSettings {
   facilitatorKey?: `0x${string}`;
   rpcUrls: ReadonlyMap<string, string>;
   freeCallsPerWallet: number;
+  /** The organisation whose webhooks and events receive the payment events. */
+  operatorOrganisation: string;
 }
 
 export function salesSettingsFromConfig(config: Config): SalesSettings | undefined {
@@ -30,5 +35,12 @@ export function salesSettingsFromConfig(config: Config): SalesSettings | undefin
     facilitatorKey: config.X402_FACILITATOR_KEY as `0x${string}` | undefined,
     rpcUrls: config.X402_RPC_URLS,
     freeCallsPerWallet: config.X402_FREE_CALLS_PER_WALLET,
+    operatorOrganisation: config.X402_OPERATOR_ORG,
   };
+}
+
+/** The operator's organisation in the live environment: created at the first start if missing. */
+export async function operatorOwner(db: Database, settings: SalesSettings): Promise<EventOwner> {
+  const { id } = await ensureOrganisation(db, settings.operatorOrganisation);
+  return { organisationId: id, environment: "live" };
 }

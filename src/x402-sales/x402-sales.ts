@@ -8,12 +8,24 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { sharedCounter } from "../accounts/shared-counter";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
+import type { EventOwner } from "../events/emit";
 import { HttpError } from "../http/errors";
 import type { Logger } from "../logging/logger";
 import { salesRoutes } from "./payment-options";
 import type { SalesSettings } from "./settings";
 import { type SoldRoute, soldRoute } from "./sold-routes";
 import { recordX402Payment, type X402PaymentRecord } from "./x402-payments";
+
+export interface SalesDependencies {
+  settings: SalesSettings;
+  facilitator: FacilitatorClient;
+  logger: Logger;
+  db: Database;
+  /** For the free-trial counters, shared by every API process. */
+  pool: ReadPool;
+  /** The organisation (X402_OPERATOR_ORG, live) the payment events belong to. */
+  operator: EventOwner;
+}
 
 const PAYMENT_REQUIRED = "PAYMENT-REQUIRED";
 const WALLET = /^0x[0-9a-f]{40}$/;
@@ -31,23 +43,28 @@ export class X402Sales {
   private ready: Promise<void> | undefined;
   private readonly trials: RateLimiterAbstract;
 
-  constructor(
-    readonly settings: SalesSettings,
-    facilitator: FacilitatorClient,
-    private readonly logger: Logger,
-    db: Database,
-    pool: ReadPool,
-  ) {
+  readonly settings: SalesSettings;
+  private readonly logger: Logger;
+
+  constructor({ settings, facilitator, logger, db, pool, operator }: SalesDependencies) {
+    this.settings = settings;
+    this.logger = logger;
     this.trials = sharedCounter(pool, "x402-trial", 86_400);
     const server = new x402ResourceServer(facilitator);
     server.onAfterSettle(async ({ paymentPayload, requirements, result, transportContext }) => {
       const paid = paymentRecord(paymentPayload, requirements, transportContext);
-      if (paid) await this.record(db, { ...paid, status: "settled", transaction: result.transaction });
+      if (paid)
+        await this.record(db, operator, { ...paid, status: "settled", transaction: result.transaction });
     });
     server.onSettleFailure(async ({ paymentPayload, requirements, transportContext, error }) => {
       const paid = paymentRecord(paymentPayload, requirements, transportContext);
-      if (paid)
-        await this.record(db, { ...paid, status: "failed", failureReason: error.message.slice(0, 500) });
+      if (paid) {
+        await this.record(db, operator, {
+          ...paid,
+          status: "failed",
+          failureReason: error.message.slice(0, 500),
+        });
+      }
     });
     for (const network of settings.payTo.keys())
       server.register(network as `${string}:${string}`, new ExactEvmScheme());
@@ -55,9 +72,9 @@ export class X402Sales {
   }
 
   /** A payment that cannot be recorded is logged (never its signature) and does not fail the answer. */
-  private async record(db: Database, payment: X402PaymentRecord): Promise<void> {
+  private async record(db: Database, operator: EventOwner, payment: X402PaymentRecord): Promise<void> {
     try {
-      await recordX402Payment(db, payment);
+      await recordX402Payment(db, payment, operator);
     } catch (error) {
       this.logger.error(
         { err: error, network: payment.network, payer: payment.payer, transaction: payment.transaction },

@@ -10,7 +10,7 @@ import { loadConfig } from "../../../src/config/config";
 import type { Database } from "../../../src/db/prisma-client";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { salesFacilitator } from "../../../src/x402-sales/facilitators";
-import { salesSettingsFromConfig } from "../../../src/x402-sales/settings";
+import { operatorOwner, salesSettingsFromConfig } from "../../../src/x402-sales/settings";
 import { X402Sales } from "../../../src/x402-sales/x402-sales";
 import { bearer, issueKey } from "../../support/accounts";
 import { type PublishedKeys, verifyAnswer } from "../../support/answer-signatures";
@@ -30,12 +30,12 @@ import { testLogger } from "../../support/logger";
 const PAY_TO = "0x000000000000000000000000000000000000c0de";
 const SEARCH_PRICE = 1000n; // 0.001 USDC
 
-function salesFor(
+async function salesFor(
   chain: Eip3009Chain,
   db: Database,
   pool: ReadPool,
   extra: Record<string, string> = {},
-): X402Sales {
+): Promise<X402Sales> {
   const config = loadConfig({
     X402_PAY_TO: `${NETWORK}=${PAY_TO}`,
     X402_ASSETS: `${NETWORK}=${chain.usdc}`,
@@ -45,7 +45,15 @@ function salesFor(
   });
   const settings = salesSettingsFromConfig(config);
   if (!settings) throw new Error("selling is not configured");
-  return new X402Sales(settings, salesFacilitator(settings), testLogger, db, pool);
+  const facilitator = salesFacilitator(settings);
+  return new X402Sales({
+    settings,
+    facilitator,
+    logger: testLogger,
+    db,
+    pool,
+    operator: await operatorOwner(db, settings),
+  });
 }
 
 function payingFetch(key: `0x${string}`, sent: Headers[]): typeof fetch {
@@ -82,7 +90,7 @@ describe("the catalogue sells its API over x402", () => {
     pool = createReadPool(database.url, 2, testLogger);
     await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
     api = createTestApp(database, {
-      sales: salesFor(chain, database.db, pool),
+      sales: await salesFor(chain, database.db, pool),
       accountSettings: { anonymousRequestsPerMinute: 2 },
     });
     ({ server, baseUrl } = await listen(api.app));
@@ -161,7 +169,7 @@ describe("the catalogue sells its API over x402", () => {
         network: NETWORK,
         payer: privateKeyToAccount(PAYER_KEY).address.toLowerCase(),
         pay_to: PAY_TO,
-        amount_usdc: "0.001000",
+        amount: "0.001000",
         transaction: settlement.transaction,
       }),
     );
@@ -169,6 +177,15 @@ describe("the catalogue sells its API over x402", () => {
     expect(csv.split("\r\n")[1]).toContain(settlement.transaction);
     const { key: reader } = await issueKey(database.db, "reader", "live", ["catalogue:read"]);
     expect((await fetch(`${baseUrl}/v1/x402-payments`, { headers: bearer(reader) })).status).toBe(403);
+
+    // The settlement is an event of the operator's organisation (X402_OPERATOR_ORG, default "operator").
+    const { key: operatorEvents } = await issueKey(database.db, "operator", "live", ["catalogue:read"]);
+    const events = (await (
+      await fetch(`${baseUrl}/v1/events?types=x402_payment.settled`, { headers: bearer(operatorEvents) })
+    ).json()) as { items: { type: string; data: { x402_payment: { transaction: string } } }[] };
+    expect(events.items.map((event) => [event.type, event.data.x402_payment.transaction])).toEqual([
+      ["x402_payment.settled", settlement.transaction],
+    ]);
   });
 
   it("when a wallet is named in X-WALLET, then it gets its free calls, and other wallets from the same address get none", async () => {
@@ -243,7 +260,7 @@ describe("the catalogue sells its API over x402", () => {
 
   it("when the facilitator cannot be reached, then the answer says so and nothing is charged", async () => {
     const unreachable = createTestApp(database, {
-      sales: salesFor(chain, database.db, pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
+      sales: await salesFor(chain, database.db, pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
       accountSettings: { anonymousRequestsPerMinute: 0 },
     });
     const { server: other, baseUrl: otherUrl } = await listen(unreachable.app);
