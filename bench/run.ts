@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runAnswerSigningBenchmark } from "./answer-signing";
 import { runApiBenchmark } from "./api";
 import { runCatalogueMemoryBenchmark } from "./catalogue-memory";
 import { runCrawlBenchmark } from "./crawl";
@@ -19,6 +20,8 @@ console.log(sections.at(-1));
 sections.push(await runProbeBenchmark());
 console.log(sections.at(-1));
 sections.push(await runEventsBenchmark());
+console.log(sections.at(-1));
+sections.push(await runAnswerSigningBenchmark());
 console.log(sections.at(-1));
 sections.push(await runFreshnessBenchmark());
 console.log(sections.at(-1));
