@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Config } from "../config/config";
-import { keptSecret, readKeptSecret } from "../config/kept-secret";
+import { configuredOrKeptKey } from "../config/kept-secret";
 import { AnswerKeyRing } from "./answer-keys";
 
 /** Where the answer signing key is kept when ANSWER_SIGNING_KEY is unset. */
@@ -28,11 +28,6 @@ export function answerKeySettingsFromConfig(config: Config): AnswerKeySettings {
  * answers verifiable.
  */
 export async function loadAnswerKeys(settings: AnswerKeySettings): Promise<AnswerKeyRing> {
-  const decode = (text: string) => Buffer.from(text, "base64url");
-  if (!settings.key) return new AnswerKeyRing(decode(await keptSecret(settings.keyFile)), settings.oldKeys);
-  const kept = await readKeptSecret(settings.keyFile);
-  return new AnswerKeyRing(
-    settings.key,
-    kept === null ? settings.oldKeys : [...settings.oldKeys, decode(kept)],
-  );
+  const { current, old } = await configuredOrKeptKey(settings.key, settings.oldKeys, settings.keyFile);
+  return new AnswerKeyRing(current, old);
 }
