@@ -2,20 +2,28 @@ import { stringify } from "csv-stringify/sync";
 import type { Router } from "express";
 import { z } from "zod";
 import type { Database } from "../db/prisma-client";
+import { x402PaymentData } from "../events/payloads";
 import type { X402Payment } from "../generated/prisma/client";
 import { apiRouter } from "../http/router";
-import { integerParam, pagingParams } from "../http/schemas/common";
+import { integerParam, listSchema, pagingParams } from "../http/schemas/common";
 import { parseInput } from "../http/validation";
 import { getX402Payments, x402PaymentJson } from "./x402-payments";
 
-const listQuery = z.strictObject({ ...pagingParams });
+export const x402PaymentListQuery = z.strictObject({ ...pagingParams });
 /** The CSV is one bounded read, not a stream: a page of up to 10,000 payments. */
-const csvQuery = z.strictObject({
+export const x402PaymentCsvQuery = z.strictObject({
   offset: pagingParams.offset,
   limit: integerParam(1, 10_000)
     .default(10_000)
     .meta({ description: "Most rows, 1 to 10,000 (default 10,000)." }),
 });
+
+export const x402PaymentListSchema = listSchema(
+  x402PaymentData.shape.x402_payment.extend({
+    created_at: z.string().meta({ description: "When the payment was first recorded (ISO 8601)." }),
+  }),
+  "X402PaymentList",
+);
 
 const COLUMNS = [
   "id",
@@ -44,12 +52,12 @@ const serialise = (payment: X402Payment) => ({
 export function x402PaymentsRouter(db: Database): Router {
   const router = apiRouter();
   router.get("/v1/x402-payments", async (req, res) => {
-    const paging = parseInput(listQuery, req.query, "query");
+    const paging = parseInput(x402PaymentListQuery, req.query, "query");
     const { items, total } = await getX402Payments(db, paging);
     res.json({ items: items.map(serialise), has_more: paging.offset + items.length < total, total });
   });
   router.get("/v1/x402-payments.csv", async (req, res) => {
-    const paging = parseInput(csvQuery, req.query, "query");
+    const paging = parseInput(x402PaymentCsvQuery, req.query, "query");
     const { items } = await getX402Payments(db, paging);
     const rows = items.map((payment) => {
       const row = serialise(payment);
