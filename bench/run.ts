@@ -11,6 +11,7 @@ import { runEventsBenchmark } from "./events";
 import { runFreshnessBenchmark } from "./freshness";
 import { runProbeBenchmark } from "./probe";
 import { runScaleBenchmark } from "./scale";
+import { runPaidCallsBenchmark } from "./x402-paid";
 
 const sections: string[] = [];
 sections.push(await runCrawlBenchmark());
@@ -22,6 +23,8 @@ console.log(sections.at(-1));
 sections.push(await runEventsBenchmark());
 console.log(sections.at(-1));
 sections.push(await runAnswerSigningBenchmark());
+console.log(sections.at(-1));
+sections.push(await runPaidCallsBenchmark());
 console.log(sections.at(-1));
 sections.push(await runFreshnessBenchmark());
 console.log(sections.at(-1));
