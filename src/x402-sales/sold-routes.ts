@@ -66,10 +66,12 @@ export const SOLD_ROUTES: readonly SoldRoute[] = [
   },
 ];
 
-/** The sold route a request reaches, if any (HEAD reads as GET). */
+/**
+ * The sold route a request reaches, if any. HEAD is not sold (the x402 library matches the
+ * method exactly): past the allowance it stays 429.
+ */
 export function soldRoute(method: string, path: string): SoldRoute | undefined {
-  const verb = method === "HEAD" ? "GET" : method;
-  return SOLD_ROUTES.find((route) => route.method === verb && route.matches.test(path));
+  return SOLD_ROUTES.find((route) => route.method === method && route.matches.test(path));
 }
 
 /** A zod schema's input as JSON Schema, for the Bazaar extension and the manifest. */

@@ -51,7 +51,7 @@ describe("selling settings", () => {
 describe("sold routes", () => {
   it.each([
     ["GET", "/v1/services", "search"],
-    ["HEAD", "/v1/endpoints", "search"],
+    ["GET", "/v1/endpoints", "search"],
     ["GET", "/v1/services/abc", "detail"],
     ["GET", "/v1/services/abc/history", "detail"],
     ["POST", "/mcp", "search"],
@@ -65,6 +65,7 @@ describe("sold routes", () => {
     ["GET", "/v1/services/"],
     ["POST", "/v1/services"],
     ["GET", "/mcp"],
+    ["HEAD", "/v1/services"],
   ])("when %s %s is requested, then it is not sold", (method, path) => {
     expect(soldRoute(method, path)).toBeUndefined();
   });
