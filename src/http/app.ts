@@ -147,9 +147,7 @@ export function createApp({
   );
   // Load balancers' health checks pass without a key or a rate limit.
   app.use(healthRouter(db));
-  app.use(answerKeysRouter(answerKeys));
   app.use(signedAnswers(answerKeys));
-  if (sales) app.use(salesManifestRouter(sales.settings));
   app.use(requestGuard(accounts, sales));
   // Before the response cache: a request that must pay is never served a cached answer for free.
   if (sales) app.use(sales.gate());
@@ -163,6 +161,8 @@ export function createApp({
   app.use(mcpRouter(new CatalogueReader({ pool, search }), logger));
   app.use(docsRouter(sales?.settings));
   app.use(llmsRouter(sales?.settings));
+  app.use(answerKeysRouter(answerKeys));
+  if (sales) app.use(salesManifestRouter(sales.settings));
   app.use(accountsRouter(db, pool, accounts));
   app.use(paymentOrdersRouter(db, pool, settlementChains));
   app.use(

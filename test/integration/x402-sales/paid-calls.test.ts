@@ -84,6 +84,7 @@ describe("the catalogue sells its API over x402", () => {
   let baseUrl: string;
   let pool: ReadPool;
   let keys: PublishedKeys;
+  let reader: string;
 
   beforeAll(async () => {
     [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
@@ -94,7 +95,11 @@ describe("the catalogue sells its API over x402", () => {
       accountSettings: { anonymousRequestsPerMinute: 2 },
     });
     ({ server, baseUrl } = await listen(api.app));
-    keys = (await (await fetch(`${baseUrl}/.well-known/x402-catalogue-keys.json`)).json()) as PublishedKeys;
+    // Read with a key: the anonymous allowance (2 a minute here) is the tests' to spend.
+    reader = (await issueKey(database.db, "reader", "live", ["catalogue:read"])).key;
+    keys = (await (
+      await fetch(`${baseUrl}/.well-known/x402-catalogue-keys.json`, { headers: bearer(reader) })
+    ).json()) as PublishedKeys;
   }, 120_000);
   afterAll(async () => {
     server?.closeAllConnections();
@@ -175,7 +180,6 @@ describe("the catalogue sells its API over x402", () => {
     );
     const csv = await (await fetch(`${baseUrl}/v1/x402-payments.csv`, { headers: bearer(key) })).text();
     expect(csv.split("\r\n")[1]).toContain(settlement.transaction);
-    const { key: reader } = await issueKey(database.db, "reader", "live", ["catalogue:read"]);
     expect((await fetch(`${baseUrl}/v1/x402-payments`, { headers: bearer(reader) })).status).toBe(403);
 
     // The settlement is an event of the operator's organisation (X402_OPERATOR_ORG, default "operator").
@@ -243,7 +247,9 @@ describe("the catalogue sells its API over x402", () => {
   });
 
   it("when the manifest is read, then it lists every sold route with its price", async () => {
-    const manifest = (await (await fetch(`${baseUrl}/.well-known/x402`)).json()) as {
+    const manifest = (await (
+      await fetch(`${baseUrl}/.well-known/x402`, { headers: bearer(reader) })
+    ).json()) as {
       resources: { resource: string; method: string; accepts: { amount: string; network: string }[] }[];
     };
     expect(manifest.resources.map((r) => `${r.method} ${new URL(r.resource).pathname}`)).toEqual([
