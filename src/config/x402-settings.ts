@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseUsdcAmount } from "../billing/usdc-amount";
-import { secretKey, secretKeyList } from "./setting-schemas";
+import { pairList, secretKey, secretKeyList } from "./setting-schemas";
 
 /** Signed answers (src/answer-signing): read with the rest of the settings in config.ts. */
 export const answerSigningSettings = {
@@ -20,26 +20,6 @@ export const answerSigningSettings = {
 
 const network = z.string().regex(/^eip155:\d{1,12}$/, "a network is a CAIP-2 EVM chain such as eip155:8453");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "an address is 0x and 40 hex digits");
-
-/** `name=value,name=value`, each pair checked by `pair`; empty: none. */
-function pairList<K extends z.ZodType<string>, V extends z.ZodType>(key: K, value: V, example: string) {
-  return z
-    .string()
-    .default("")
-    .transform((text, ctx) => {
-      const pairs = new Map<z.output<K>, z.output<V>>();
-      for (const entry of text.split(",").filter((part) => part.trim() !== "")) {
-        const cut = entry.indexOf("=");
-        const name = key.safeParse(entry.slice(0, cut).trim());
-        const parsed = value.safeParse(entry.slice(cut + 1).trim());
-        if (cut > 0 && name.success && parsed.success) pairs.set(name.data, parsed.data);
-        else
-          ctx.addIssue({ code: "custom", message: `each entry must read like ${example}: ${entry.trim()}` });
-      }
-      return pairs;
-    })
-    .meta({ allowed: `comma-separated pairs such as ${example}` });
-}
 
 const usdc = z
   .string()
@@ -131,3 +111,6 @@ export const x402SellingSettings = {
       "Free calls per day a wallet named in X-WALLET gets before it pays; each also counts against the calling address's own trial allowance of the same size, so rotating wallets from one address gains nothing.",
   },
 } as const;
+
+/** Signed answers and selling over x402, as config.ts reads them. */
+export const x402CatalogueSettings = { ...answerSigningSettings, ...x402SellingSettings } as const;
