@@ -135,7 +135,7 @@ export function cidrList() {
     .meta({ allowed: "comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128" });
 }
 
-/** `name=value,name=value`, each pair checked by `pair`; empty: none. */
+/** `name=value,name=value`, each name checked by `key` and each value by `value`; empty: none. */
 export function pairList<K extends z.ZodType<string>, V extends z.ZodType>(
   key: K,
   value: V,
