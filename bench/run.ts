@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runAnswerSigningBenchmark } from "./answer-signing";
 import { runApiBenchmark } from "./api";
 import { runCatalogueMemoryBenchmark } from "./catalogue-memory";
 import { runCrawlBenchmark } from "./crawl";
@@ -11,6 +12,7 @@ import { runFreshnessBenchmark } from "./freshness";
 import { runPagesBenchmark } from "./pages";
 import { runProbeBenchmark } from "./probe";
 import { runScaleBenchmark } from "./scale";
+import { runPaidCallsBenchmark } from "./x402-paid";
 
 const sections: string[] = [];
 sections.push(await runCrawlBenchmark());
@@ -22,6 +24,10 @@ console.log(sections.at(-1));
 sections.push(await runProbeBenchmark());
 console.log(sections.at(-1));
 sections.push(await runEventsBenchmark());
+console.log(sections.at(-1));
+sections.push(await runAnswerSigningBenchmark());
+console.log(sections.at(-1));
+sections.push(await runPaidCallsBenchmark());
 console.log(sections.at(-1));
 sections.push(await runFreshnessBenchmark());
 console.log(sections.at(-1));

@@ -29,6 +29,7 @@ function isPage(path: string): boolean {
   const end = path.indexOf("/", 1);
   return PAGE_ROOTS.has(path.slice(1, end === -1 ? undefined : end));
 }
+const X402_PAYMENTS: RoutePolicy = { group: "x402", access: "protected", scope: "x402:read" };
 
 /** By the first segment after /v1/ (the catalogue's routes sit directly below it). */
 const POLICIES: Record<string, RoutePolicy> = {
@@ -53,6 +54,9 @@ const POLICIES: Record<string, RoutePolicy> = {
   merchant: { group: "billing", access: "protected", scope: "billing:read", writeScope: "billing:write" },
   events: CATALOGUE,
   "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
+  // The catalogue's own x402 sales: the operator's, not any organisation's.
+  "x402-payments": X402_PAYMENTS,
+  "x402-payments.csv": X402_PAYMENTS,
 };
 
 const READ_METHODS = new Set(["GET", "HEAD"]);

@@ -8,6 +8,7 @@ export const SCOPES = [
   "webhooks:write",
   "billing:read",
   "billing:write",
+  "x402:read",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -4,6 +4,7 @@ import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import {
   booleanFlag,
+  cidrList,
   cronExpression,
   duration,
   jsonSetting,
@@ -11,6 +12,7 @@ import {
   secretKeyList,
   siteOverridesSchema,
 } from "./setting-schemas";
+import { x402CatalogueSettings } from "./x402-settings";
 
 /**
  * The one place that reads the environment. Every setting has a name, a default and a
@@ -70,27 +72,6 @@ const trustProxySetting = z
     allowed:
       "false, a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal, uniquelocal (true is refused)",
   });
-
-/** A comma-separated list of CIDR ranges (empty: none). */
-function cidrList() {
-  return z
-    .string()
-    .default("")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((range) => range.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z.union([z.cidrv4(), z.cidrv6()], {
-          error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
-        }),
-      ),
-    )
-    .meta({ allowed: "comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128" });
-}
 
 export const settings = {
   DATABASE_URL: {
@@ -389,6 +370,7 @@ export const settings = {
     description:
       "Keys WEBHOOK_SECRET_KEY replaced: secrets sealed with them are read, and sealed again with WEBHOOK_SECRET_KEY at start.",
   },
+  ...x402CatalogueSettings,
 } as const;
 
 type Settings = typeof settings;

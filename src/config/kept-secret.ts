@@ -37,3 +37,19 @@ export async function readKeptSecret(file: string): Promise<string | null> {
     throw error;
   }
 }
+
+/**
+ * A key given by a setting, or else the one kept in `file` (generated at the first start). With a
+ * configured key, a key file left by earlier starts joins the old keys, so moving from the
+ * generated key to a configured one loses nothing the generated key sealed or signed.
+ */
+export async function configuredOrKeptKey(
+  configured: Buffer | undefined,
+  oldKeys: readonly Buffer[],
+  file: string,
+): Promise<{ current: Buffer; old: Buffer[] }> {
+  const decode = (text: string) => Buffer.from(text, "base64url");
+  if (!configured) return { current: decode(await keptSecret(file)), old: [...oldKeys] };
+  const kept = await readKeptSecret(file);
+  return { current: configured, old: kept === null ? [...oldKeys] : [...oldKeys, decode(kept)] };
+}

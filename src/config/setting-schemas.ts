@@ -129,3 +129,48 @@ export const duration = z
   .refine((ms) => ms > 0 && Number.isSafeInteger(ms), {
     error: "must be more than zero and not absurdly long",
   });
+
+/** A comma-separated list of CIDR ranges (empty: none). */
+export function cidrList() {
+  return z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((range) => range.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.union([z.cidrv4(), z.cidrv6()], {
+          error: "must be comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128",
+        }),
+      ),
+    )
+    .meta({ allowed: "comma-separated CIDR ranges, e.g. 127.0.0.0/8,::1/128" });
+}
+
+/** `name=value,name=value`, each name checked by `key` and each value by `value`; empty: none. */
+export function pairList<K extends z.ZodType<string>, V extends z.ZodType>(
+  key: K,
+  value: V,
+  example: string,
+) {
+  return z
+    .string()
+    .default("")
+    .transform((text, ctx) => {
+      const pairs = new Map<z.output<K>, z.output<V>>();
+      for (const entry of text.split(",").filter((part) => part.trim() !== "")) {
+        const cut = entry.indexOf("=");
+        const name = key.safeParse(entry.slice(0, cut).trim());
+        const parsed = value.safeParse(entry.slice(cut + 1).trim());
+        if (cut > 0 && name.success && parsed.success) pairs.set(name.data, parsed.data);
+        else
+          ctx.addIssue({ code: "custom", message: `each entry must read like ${example}: ${entry.trim()}` });
+      }
+      return pairs;
+    })
+    .meta({ allowed: `comma-separated pairs such as ${example}` });
+}

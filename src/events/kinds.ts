@@ -14,6 +14,7 @@ import {
   subscriptionUpdatedData,
   webhookEndpointDisabledData,
   webhookTestData,
+  x402PaymentData,
 } from "./payloads";
 
 /**
@@ -94,6 +95,16 @@ export const EVENT_KINDS = {
     "owned",
     subscriptionUpdatedData,
     "A subscription's status, plan, period or scheduled change moved.",
+  ),
+  "x402_payment.settled": kind(
+    "owned",
+    x402PaymentData,
+    "A call of the catalogue's own API was paid over x402 and settled on chain (to the operator's organisation, X402_OPERATOR_ORG).",
+  ),
+  "x402_payment.failed": kind(
+    "owned",
+    x402PaymentData,
+    "Settling an x402 payment for a call of the catalogue's own API failed; the call was not answered.",
   ),
 } satisfies Record<string, Kind>;
 

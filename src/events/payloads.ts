@@ -211,3 +211,20 @@ export const subscriptionUpdatedData = z.strictObject({
     .string()
     .meta({ description: "What moved it: activated, upgraded, downgrade_scheduled, renewed, past_due, …" }),
 });
+
+export const x402PaymentData = z.strictObject({
+  x402_payment: z
+    .strictObject({
+      id,
+      route: z.string().meta({ description: "The sold route, e.g. GET /v1/services." }),
+      network: z.string().meta({ description: "CAIP-2 network, e.g. eip155:8453." }),
+      payer: z.string().meta({ description: "The paying address (lower case)." }),
+      pay_to: z.string().meta({ description: "The operator's receiving address (lower case)." }),
+      asset: z.string().meta({ description: "The token contract (lower case)." }),
+      amount: decimal.meta({ description: "The amount in USDC (6 decimals)." }),
+      status: z.string().meta({ description: "settled or failed." }),
+      transaction: z.string().nullable().meta({ description: "The settlement transaction, once settled." }),
+      failure_reason: z.string().nullable().meta({ description: "Why settling failed, when it did." }),
+    })
+    .meta({ id: "EventX402PaymentRef" }),
+});

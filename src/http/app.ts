@@ -1,6 +1,9 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import { Accounts } from "../accounts/accounts";
+import { AnswerKeyRing } from "../answer-signing/answer-keys";
+import { answerKeysRouter } from "../answer-signing/keys-route";
+import { signedAnswers } from "../answer-signing/signed-answers";
 import type { SettlementChain } from "../billing/settlement-chains";
 import type { Listener } from "../db/notifications";
 import type { Database } from "../db/prisma-client";
@@ -14,6 +17,9 @@ import { pagesRouter } from "../pages/routes";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { type Preflight, preflightWith } from "../trust/preflight";
 import { SecretKeyRing } from "../webhooks/secret-keys";
+import { salesManifestRouter } from "../x402-sales/manifest-route";
+import { x402PaymentsRouter } from "../x402-sales/payments-route";
+import type { X402Sales } from "../x402-sales/x402-sales";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { CatalogueReadiness, healthRouter } from "./health";
@@ -90,6 +96,10 @@ export interface AppDependencies {
   metrics?: { serve: boolean };
   /** Probes on demand (POST /v1/preflight, MCP preflight_endpoint); default: the probe defaults, public addresses only. */
   preflight?: Preflight;
+  /** The keys that sign the data routes' answers (ANSWER_SIGNING_KEY). Default: a key of this process alone. */
+  answerKeys?: AnswerKeyRing;
+  /** Selling the API over x402 (X402_PAY_TO); none: past the anonymous allowance is 429. */
+  sales?: X402Sales;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -111,6 +121,8 @@ export function createApp({
   webhooks = { allowedNetworks: [], secretKeys: SecretKeyRing.ephemeral() },
   metrics,
   preflight = preflightWith(db),
+  answerKeys = AnswerKeyRing.ephemeral(),
+  sales,
 }: AppDependencies): Express {
   const readiness = new CatalogueReadiness();
   const search = new InMemoryCatalogueSearch({
@@ -146,11 +158,20 @@ export function createApp({
   // No compression middleware here: JSON answers negotiate gzip themselves (responses.ts, once
   // per cached answer); the CSV exports and the docs page compress on the fly (their routes).
   // Read-only and public: any origin may GET; preflight OPTIONS requests are answered here (204).
-  app.use(cors({ methods: ["GET", "HEAD"], maxAge: 86_400 }));
+  app.use(
+    cors({
+      methods: ["GET", "HEAD"],
+      maxAge: 86_400,
+      exposedHeaders: ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-Catalogue-Signature"],
+    }),
+  );
   // Load balancers' health checks and Prometheus's scrapes pass without a key or a rate limit.
   app.use(healthRouter(db, search, readiness));
   if (metrics?.serve) app.use(metricsRouter(productMetrics));
-  app.use(requestGuard(accounts));
+  app.use(signedAnswers(answerKeys));
+  app.use(requestGuard(accounts, sales));
+  // Before the response cache: a request that must pay is never served a cached answer for free.
+  if (sales) app.use(sales.gate());
   // The pages for people, before the response cache: `/` answers HTML or JSON by Accept.
   app.use(pagesRouter(pool, search));
   if (responseCache) app.use(serveCachedResponses(responseCache));
@@ -162,8 +183,10 @@ export function createApp({
   app.use(probeSweepsRouter(pool));
   app.use(mcpRouter(new CatalogueReader({ pool, search }), logger, preflight));
   app.use(preflightRouter(preflight));
-  app.use(docsRouter());
-  app.use(llmsRouter());
+  app.use(docsRouter(sales?.settings));
+  app.use(llmsRouter(sales?.settings));
+  app.use(answerKeysRouter(answerKeys));
+  if (sales) app.use(salesManifestRouter(sales.settings));
   app.use(accountsRouter(db, pool, accounts));
   app.use(paymentOrdersRouter(db, pool, settlementChains));
   app.use(
@@ -174,6 +197,7 @@ export function createApp({
   );
   app.use(eventsRouter(pool));
   app.use(webhooksRouter({ db, logger, ...webhooks }));
+  app.use(x402PaymentsRouter(db));
   app.use(rootRouter());
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -6,6 +6,7 @@ import type { VerifiedKey } from "../accounts/key-verifier";
 import { routePolicy } from "../accounts/route-policy";
 import type { Scope } from "../accounts/scopes";
 import type { RateDecision } from "../accounts/shared-rate-limiter";
+import type { X402Sales } from "../x402-sales/x402-sales";
 import { HttpError } from "./errors";
 import { admitExport } from "./export-gate";
 
@@ -40,9 +41,11 @@ const KEYED = new WeakMap<Response, VerifiedKey>();
  * and must be valid and unrevoked; the request is counted against its key's plan, or against
  * its client address without a valid key (so guessing keys is limited too); a protected route
  * needs a key, and a key needs the route's scope. Keyed requests are counted for usage.
- * Nothing of the key is ever logged or echoed.
+ * Nothing of the key is ever logged or echoed. When the API is sold over x402 (`sales`), a caller
+ * without a key on a sold route pays instead of getting 429 past its allowance, and always on the
+ * route groups the operator marks paid; a request offering a payment is verified and charged.
  */
-export function requestGuard(accounts: Accounts): RequestHandler {
+export function requestGuard(accounts: Accounts, sales?: X402Sales): RequestHandler {
   const { keys, limiter, usage, settings } = accounts;
   return async (req, res, next) => {
     const policy = routePolicy(req.path, req.method);
@@ -53,7 +56,8 @@ export function requestGuard(accounts: Accounts): RequestHandler {
       ? await limiter.consume(`key:${key.id}`, key.requestsPerMinute)
       : await limiter.consume(`ip:${req.ip ?? "unknown"}`, settings.anonymousRequestsPerMinute);
     setRateLimitHeaders(res, decision);
-    if (!decision.allowed) {
+    const sold = credential.kind === "none" ? sales?.soldRoute(req) : undefined;
+    if (!decision.allowed && !sold) {
       throw new HttpError(
         429,
         `Too many requests: the limit is ${decision.limit} a minute; retry after the Retry-After seconds`,
@@ -72,7 +76,9 @@ export function requestGuard(accounts: Accounts): RequestHandler {
       if (policy.access === "protected") {
         throw unauthorised(res, "This route needs an API key: send Authorization: Bearer <API key>", false);
       }
-      if (policy.group === EXPORTS_GROUP) {
+      if (sold && (!decision.allowed || sales?.alwaysPaid(sold) || sales?.carriesPayment(req))) {
+        sales?.requirePayment(res);
+      } else if (policy.group === EXPORTS_GROUP) {
         await admitExport(accounts, res, `ip:${req.ip ?? "unknown"}`, settings.anonymousCsvRowsPerDay);
       }
       next();

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
+import { signAnswerBody } from "../answer-signing/signed-answers";
 import { BodyBuffers } from "./body-buffers";
 import { HttpError } from "./errors";
 import { PreparedResponse, ResponseCache, weakEtag } from "./response-cache";
@@ -10,6 +11,7 @@ import { PreparedResponse, ResponseCache, weakEtag } from "./response-cache";
 const CACHE_CONTROL = "public, max-age=60";
 
 const NO_CACHE = new ResponseCache(0, 0);
+const EMPTY = Buffer.alloc(0);
 
 function cacheOf(res: Response): ResponseCache {
   const cache: unknown = res.locals.responseCache;
@@ -38,6 +40,8 @@ function send(
   // No Accept-Encoding: identity, without building a negotiator (most agents never ask for gzip).
   const gzip = req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip") === "gzip";
   const body = gzip ? entry.gzip : entry.json;
+  // Signed over the body without content coding, before the gzip header hides it.
+  signAnswerBody(res, req.method === "HEAD" ? EMPTY : entry.json);
   if (gzip) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", body.length);
   res.end(req.method === "HEAD" ? undefined : body, sent);

@@ -1,5 +1,6 @@
 import { Accounts, accountSettingsFromConfig } from "../accounts/accounts";
 import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
+import { answerKeySettingsFromConfig, loadAnswerKeys } from "../answer-signing/answer-key-loading";
 import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
@@ -22,6 +23,9 @@ import { preflightWith } from "../trust/preflight";
 import { startWebhookDelivery } from "../webhooks/delivery-worker";
 import { openWebhookSecrets } from "../webhooks/secret-sealing";
 import { webhookSettingsFromConfig } from "../webhooks/settings";
+import { salesFacilitator } from "../x402-sales/facilitators";
+import { operatorOwner, salesSettingsFromConfig } from "../x402-sales/settings";
+import { X402Sales } from "../x402-sales/x402-sales";
 import { openDatabaseServer } from "./database";
 import { DATABASE_LOST, type Shutdown } from "./shutdown";
 
@@ -65,6 +69,18 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     logger,
   });
   shutdown.register("webhook delivery", () => webhooks.stop());
+  const answerKeys = await loadAnswerKeys(answerKeySettingsFromConfig(config));
+  const salesSettings = salesSettingsFromConfig(config);
+  const sales =
+    salesSettings &&
+    new X402Sales({
+      settings: salesSettings,
+      facilitator: salesFacilitator(salesSettings),
+      logger,
+      db,
+      pool,
+      operator: await operatorOwner(db, salesSettings),
+    });
   const http = await listen(
     createApp({
       db,
@@ -83,6 +99,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, secretKeys, notify: webhooks.notify },
       metrics: config.METRICS_ENABLED ? { serve: exposed.onApiPort } : undefined,
       preflight: preflightWith(db, probeSettingsFromConfig(config)),
+      answerKeys,
+      sales,
     }),
     config.PORT,
     config.HOST,

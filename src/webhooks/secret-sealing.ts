@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Config } from "../config/config";
-import { keptSecret, readKeptSecret } from "../config/kept-secret";
+import { configuredOrKeptKey } from "../config/kept-secret";
 import type { Database } from "../db/prisma-client";
 import { inTransaction } from "../db/transaction";
 import type { Logger } from "../logging/logger";
@@ -31,13 +31,8 @@ export function secretKeySettingsFromConfig(config: Config): SecretKeySettings {
  * is read as an old key, so moving from the generated key to a configured one needs nothing more.
  */
 export async function loadSecretKeyRing(settings: SecretKeySettings): Promise<SecretKeyRing> {
-  const decode = (text: string) => Buffer.from(text, "base64url");
-  if (!settings.key) return new SecretKeyRing(decode(await keptSecret(settings.keyFile)), settings.oldKeys);
-  const kept = await readKeptSecret(settings.keyFile);
-  return new SecretKeyRing(
-    settings.key,
-    kept === null ? settings.oldKeys : [...settings.oldKeys, decode(kept)],
-  );
+  const { current, old } = await configuredOrKeptKey(settings.key, settings.oldKeys, settings.keyFile);
+  return new SecretKeyRing(current, old);
 }
 
 /**

@@ -33,6 +33,8 @@ export interface TestAppOptions {
   subscriptionGraceMs?: AppDependencies["subscriptionGraceMs"];
   metrics?: AppDependencies["metrics"];
   preflight?: AppDependencies["preflight"];
+  answerKeys?: AppDependencies["answerKeys"];
+  sales?: AppDependencies["sales"];
 }
 
 /**
@@ -58,6 +60,8 @@ export function createTestApp(
     subscriptionGraceMs: options.subscriptionGraceMs,
     metrics: options.metrics,
     preflight: options.preflight,
+    answerKeys: options.answerKeys,
+    sales: options.sales,
   });
   return {
     app,

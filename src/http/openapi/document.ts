@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { x402PaymentOperations } from "../../x402-sales/payments-operations";
 import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } from "../schemas/catalogue";
 import { errorBodySchema, MAX_EXPORT_LIMIT, noQuery } from "../schemas/common";
 import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
@@ -214,6 +215,7 @@ export function openApiDocument() {
     ...accountOperations(),
     ...billingOperations(),
     ...eventAndWebhookOperations(),
+    ...x402PaymentOperations(),
   ])
     registry.registerPath(secured(route));
   document = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -51,9 +51,16 @@ const AUTHENTICATION = [
   "checked the same way. Request bodies are JSON: send `Content-Type: application/json`.",
 ].join("\n");
 
-/** The digest; `full` adds every operation's description and parameters. */
-export function renderLlmsTxt(full: boolean): string {
-  const document = openApiDocument();
+/**
+ * The digest; `full` adds every operation's description and parameters. `document` is the API's
+ * own OpenAPI document (with its paid operations marked when the API is sold); `extra` sections
+ * follow the API list (how to pay).
+ */
+export function renderLlmsTxt(
+  full: boolean,
+  document = openApiDocument(),
+  extra: readonly string[] = [],
+): string {
   const lines = [
     `# ${document.info.title}`,
     "",
@@ -79,7 +86,7 @@ export function renderLlmsTxt(full: boolean): string {
     }
     if (body) lines.push(`  Body (JSON), e.g. \`${body}\``);
   }
-  lines.push("", "## MCP tools (POST /mcp)", "");
+  lines.push("", ...extra, "## MCP tools (POST /mcp)", "");
   for (const [name, tool] of Object.entries(MCP_TOOLS)) {
     lines.push(`- \`${name}\`: ${full ? tool.description : tool.title}`);
   }

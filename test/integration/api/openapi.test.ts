@@ -47,6 +47,8 @@ const OPERATIONS = [
   "/v1/webhook-endpoints/{id}/test",
   "/v1/webhook-endpoints/{id}/deliveries",
   "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry",
+  "/v1/x402-payments",
+  "/v1/x402-payments.csv",
   "/healthz",
   "/readyz",
   "/",
