@@ -65,6 +65,13 @@ function discovery(route: SoldRoute): Record<string, unknown> {
       },
     });
   }
+  if (input.kind === "body") {
+    return declareDiscoveryExtension({
+      bodyType: "json",
+      input: input.example,
+      inputSchema: inputJsonSchema(input.schema),
+    });
+  }
   return declareDiscoveryExtension({
     inputSchema: inputJsonSchema(input.schema),
     ...(input.pathParams ? { pathParamsSchema: inputJsonSchema(input.pathParams) } : {}),

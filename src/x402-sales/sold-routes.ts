@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PriceGroup } from "../config/x402-settings";
 import { endpointListQuery } from "../http/schemas/endpoints";
+import { preflightBody } from "../http/schemas/preflight";
 import { historyQuery, serviceIdParams, serviceListQuery } from "../http/schemas/services";
 import { searchServicesInput } from "../mcp/server";
 
@@ -20,6 +21,7 @@ export interface SoldRoute {
   description: string;
   input:
     | { kind: "query"; schema: z.ZodType; pathParams?: z.ZodType }
+    | { kind: "body"; schema: z.ZodType; example: Record<string, unknown> }
     | { kind: "mcp"; tool: string; schema: z.ZodType; example: Record<string, unknown> };
 }
 
@@ -55,6 +57,18 @@ export const SOLD_ROUTES: readonly SoldRoute[] = [
     group: "detail",
     description: "One service with endpoints, payment options, payability and probes",
     input: { kind: "query", schema: z.strictObject({}), pathParams: serviceIdParams },
+  },
+  {
+    pattern: "POST /v1/preflight",
+    method: "POST",
+    matches: /^\/v1\/preflight$/,
+    group: "preflight",
+    description: "Probe an x402 endpoint now: its live challenge, payability, checks, grade and warnings",
+    input: {
+      kind: "body",
+      schema: preflightBody,
+      example: { url: "https://api.seller.example/v1/quote", method: "GET" },
+    },
   },
   {
     pattern: "POST /mcp",
