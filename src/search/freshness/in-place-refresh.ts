@@ -146,6 +146,7 @@ export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boole
     old.txCount30d === next.txCount30d &&
     old.payerCount30d === next.payerCount30d &&
     old.infoUpdatedAt === next.infoUpdatedAt &&
+    old.score === next.score &&
     sameSet(old.tags, next.tags) &&
     sameSet(old.methods, next.methods)
   );
