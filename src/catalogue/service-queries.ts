@@ -2,8 +2,8 @@ import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-documents";
-import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 import { decimalText, type SortDirection, volumeText } from "./sql";
+import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 
 /**
  * The allow-list of sorts, one entry each: its SQL key (ranked by Postgres when the in-memory

@@ -11,8 +11,8 @@ import type {
   TrustRecord,
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
-import type { ListedTrust } from "../catalogue/trust-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
+import type { ListedTrust } from "../catalogue/trust-queries";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { priceKindOf } from "../payability/requirement-verdict";
 import type { QueryReading } from "../search/catalogue-search";

@@ -29,10 +29,7 @@ const trustFields = {
   }),
   health_reason: z.string().nullable().meta({ description: "Why it has that health." }),
   health_changed_at: isoTimestamp.nullable().meta({ description: "When the health last changed." }),
-  grade: z
-    .enum(GRADE_LETTERS)
-    .nullable()
-    .meta({ description: "From the checks; null before any probe." }),
+  grade: z.enum(GRADE_LETTERS).nullable().meta({ description: "From the checks; null before any probe." }),
   score: z.number().int().min(0).max(100).nullable().meta({ description: "0–100, agreeing with the grade." }),
   warnings: z.array(z.enum(WARNINGS)).meta({ description: "What to know before paying (docs/agents.md)." }),
 };

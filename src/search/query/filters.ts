@@ -125,7 +125,9 @@ function trustFilters(of: string) {
       "minScore",
       integerParam(0, 100)
         .optional()
-        .meta({ description: `Lowest trust score, 0–100 (agreeing with the grade). Unscored ${of} do not match.` }),
+        .meta({
+          description: `Lowest trust score, 0–100 (agreeing with the grade). Unscored ${of} do not match.`,
+        }),
     ),
     warning: filter(
       "warnings",

@@ -63,7 +63,10 @@ const ENDPOINT_CHECKS: {
     // -1 (no grade) is below 0 (A): it never matches.
     return (i) => (columns.grade[i] as number) >= 0 && (columns.grade[i] as number) <= worst;
   },
-  minScore: (score, { columns }) => (i) => (columns.score[i] as number) >= score,
+  minScore:
+    (score, { columns }) =>
+    (i) =>
+      (columns.score[i] as number) >= score,
   warnings: (warnings, { columns }) => {
     const wanted = warningBits(warnings);
     return (i) => ((columns.warnings[i] as number) & wanted) === wanted;

@@ -1,6 +1,6 @@
 import type { ListedEndpoint } from "../../catalogue/endpoint-queries";
-import type { ListedTrust } from "../../catalogue/trust-queries";
 import type { PaymentOptionRecord } from "../../catalogue/service-details";
+import type { ListedTrust } from "../../catalogue/trust-queries";
 import type { EndpointPayability } from "../../payability/endpoint-verdict";
 import { AmountCodes } from "./amount-codes";
 import { type PackedIds, packIds } from "./id-lookup";

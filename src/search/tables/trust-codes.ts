@@ -1,7 +1,7 @@
 import type { ListedTrust } from "../../catalogue/trust-queries";
-import { type Grade, GRADE_LETTERS } from "../../trust/grade";
+import { GRADE_LETTERS, type Grade } from "../../trust/grade";
 import { HEALTH_STATES, type Health } from "../../trust/health";
-import { type Warning, WARNINGS } from "../../trust/warnings";
+import { WARNINGS, type Warning } from "../../trust/warnings";
 
 /**
  * An endpoint's trust verdicts as the small integers its columns hold: the health's and grade's
@@ -18,7 +18,8 @@ export interface TrustCodes {
 /** The health code of dead. */
 export const DEAD = HEALTH_STATES.indexOf("dead");
 
-export const gradeCode = (grade: Grade | null): number => (grade === null ? -1 : GRADE_LETTERS.indexOf(grade));
+export const gradeCode = (grade: Grade | null): number =>
+  grade === null ? -1 : GRADE_LETTERS.indexOf(grade);
 
 /** One bit per health given (bit k: HEALTH_STATES[k]). */
 export const healthBits = (health: readonly Health[]): number =>
