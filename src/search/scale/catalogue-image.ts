@@ -46,7 +46,7 @@ interface CatalogueData {
   endpoints: { columns: EndpointColumnData; text: TextData };
 }
 
-const ARRAY_TYPES = { Int32Array, Uint8Array, Uint16Array, Float64Array } as const;
+const ARRAY_TYPES = { Int32Array, Int8Array, Uint8Array, Uint16Array, Float64Array } as const;
 type ArrayType = keyof typeof ARRAY_TYPES;
 type ImageArray = InstanceType<(typeof ARRAY_TYPES)[ArrayType]>;
 

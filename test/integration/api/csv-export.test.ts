@@ -166,6 +166,10 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "1",
       "1.2",
       "0",
+      "unknown",
+      "",
+      "",
+      "",
     ]);
   });
 
@@ -191,6 +195,10 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "0",
+      "unknown",
+      "",
+      "",
+      "",
     ]);
   });
 

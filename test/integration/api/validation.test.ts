@@ -80,7 +80,7 @@ describe("request validation and HTTP behaviour", () => {
     ["/v1/services?status=gone", 'status: must be one of listed, delisted, all (got "gone")'],
     [
       "/v1/services?sort=cheapest",
-      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen, price (got "cheapest")',
+      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen, price, score (got "cheapest")',
     ],
     ["/v1/services?sort=relevance", 'sort: relevance needs q; without q use another sort (got "relevance")'],
     ["/v1/services?order=up", 'order: must be one of asc, desc (got "up")'],
