@@ -1,7 +1,4 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveTrustVerdicts, type TrustVerdictRow } from "../../../src/catalogue/trust-queries";
@@ -12,6 +9,7 @@ import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { parseCsv } from "../../support/csv";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { connectMcp, type McpConnection } from "../../support/mcp";
 import { firstEndpointId } from "../../support/payments";
 
 interface Verdict {
@@ -43,7 +41,7 @@ const urlOf = (name: string) => `https://${name.toLowerCase()}.test/call`;
 describe("trust verdicts in the lists, the searches, MCP and services.csv", () => {
   let database: TestDatabase;
   let api: TestApp;
-  let server: http.Server;
+  let mcp: McpConnection;
   let client: Client;
   const ids: Record<string, string> = {};
 
@@ -78,19 +76,11 @@ describe("trust verdicts in the lists, the searches, MCP and services.csv", () =
       serviceRows.push(row(id, verdict));
     }
     await saveTrustVerdicts(database.db, endpointRows, serviceRows, [], new Date());
-    server = http.createServer(api.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    client = new Client({ name: "trust-filters-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(
-        new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`),
-      ),
-    );
+    mcp = await connectMcp(api.app, "trust-filters-test");
+    client = mcp.client;
   });
   afterAll(async () => {
-    await client.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await mcp.close();
     await api.close();
     await database.drop();
   });
