@@ -128,7 +128,7 @@ export async function generateCatalogue(
            health = CASE WHEN v.draw < 0.05 THEN 'dead' WHEN v.draw < 0.1 THEN 'down'
              WHEN v.draw < 0.2 THEN 'degraded' ELSE 'live' END,
            trust_warnings = CASE WHEN v.draw < 0.05 THEN '{dead}' WHEN v.draw < 0.1 THEN '{down}'
-             WHEN v.draw < 0.2 THEN '{slow}' ELSE '{}' END
+             WHEN v.draw < 0.2 THEN '{slow}' ELSE '{}' END::text[]
          FROM (SELECT id, floor(random() * 101)::int AS score, random() AS draw FROM ${table}) v
          WHERE t.id = v.id`,
       );
