@@ -118,6 +118,21 @@ export async function generateCatalogue(
        FROM services s, generate_series(1, $1::int) AS k`,
       [size.endpointsPerService, api, filler],
     );
+    // Trust verdicts as sweeps leave them: scores spread over 0-100 with the grades they give, one
+    // in twenty dead, one in ten slow; a service's are drawn the same way.
+    for (const table of ["endpoints", "services"]) {
+      await client.query(
+        `UPDATE ${table} t SET score = v.score,
+           grade = CASE WHEN v.score >= 90 THEN 'A' WHEN v.score >= 80 THEN 'B' WHEN v.score >= 65 THEN 'C'
+             WHEN v.score >= 50 THEN 'D' ELSE 'F' END,
+           health = CASE WHEN v.draw < 0.05 THEN 'dead' WHEN v.draw < 0.1 THEN 'down'
+             WHEN v.draw < 0.2 THEN 'degraded' ELSE 'live' END,
+           trust_warnings = CASE WHEN v.draw < 0.05 THEN '{dead}' WHEN v.draw < 0.1 THEN '{down}'
+             WHEN v.draw < 0.2 THEN '{slow}' ELSE '{}' END::text[]
+         FROM (SELECT id, floor(random() * 101)::int AS score, random() AS draw FROM ${table}) v
+         WHERE t.id = v.id`,
+      );
+    }
     await client.query(
       `INSERT INTO stats_snapshots (service_id, observed_from, observed_to, uptime_30d, avg_response_ms_30d,
          info_updated_at, volume_usdc_30d, tx_count_30d, payer_count_30d, updated_at)

@@ -100,6 +100,15 @@ export function scenarios(serviceIds: string[]): Array<{ query: string; paths: s
       ],
     },
     {
+      query: "trust filters",
+      paths: [
+        "/v1/services?min_grade=B",
+        "/v1/services?q=weather&min_grade=A",
+        "/v1/services?min_grade=C&sort=score",
+        "/v1/services?min_grade=B&health=live&no_warning=slow",
+      ],
+    },
+    {
       query: "endpoint search",
       paths: ["forecast", "transcribe audio", "geocode address", "token price", "generate image"].map(
         (text) => `/v1/endpoints?q=${q(text)}`,

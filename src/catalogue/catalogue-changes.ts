@@ -51,9 +51,9 @@ export async function changesSince(db: Queryable, snapshot: string): Promise<Cha
 }
 
 /**
- * Endpoints whose probe-derived state (probe columns, probe-origin payment options) changed in a
- * transaction the snapshot does not see: triggers leave a row per endpoint and transaction (see
- * the probe_changes migration). Called in a newer snapshot, it returns what that one adds.
+ * Endpoints whose probe-derived state (probe columns, probe-origin payment options, trust
+ * verdicts) changed in a transaction the snapshot does not see: triggers leave a row per endpoint
+ * and transaction (see the probe_changes and trust_verdict_changes migrations). Called in a newer snapshot, it returns what that one adds.
  */
 export async function probedSince(db: Queryable, snapshot: string): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(

@@ -5,11 +5,12 @@ import { type CallDescription, chooseCall, type PublishedCall } from "../payment
 import { driftOf, type EndpointDrift, latestDriftJson } from "./probe-stats";
 import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 import { shownId } from "./service-queries";
+import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 
 export const ENDPOINT_SORTS = ["relevance", "price"] as const;
 export type EndpointSort = (typeof ENDPOINT_SORTS)[number];
 
-export interface EndpointHit {
+export interface EndpointHit extends ListedTrust {
   /** The catalogue entry's id (its primary row's), whichever row of the entry lists the endpoint. */
   serviceId: string;
   serviceName: string;
@@ -58,7 +59,7 @@ function listedEndpointsQuery(ids: readonly string[]): Prisma.Sql {
       SELECT e.id::text, ${shownId("s")}::text AS "serviceId", s.name AS "serviceName",
         s.domain, e.method, e.url, e.description, e.last_verified_at AS "lastVerifiedAt", s.category,
         e.last_probe_status AS "lastProbeStatus", e.call_description AS "listingCall",
-        e.probe_call_description AS "liveCall",
+        e.probe_call_description AS "liveCall", ${listedTrustColumns("e")},
         CASE WHEN lp.probed_at IS NOT NULL THEN json_build_object('at', lp.probed_at, 'statusCode', lp.status_code,
           'outcome', lp.outcome, 'error', lp.error) END AS "lastProbe",
         ${latestDriftJson("e", Prisma.sql`now()`)} AS drift
@@ -70,7 +71,7 @@ function listedEndpointsQuery(ids: readonly string[]): Prisma.Sql {
 }
 
 /** What the in-memory endpoints list reads of a listed endpoint (see endpointIndexQuery). */
-export interface IndexedEndpointRow {
+export interface IndexedEndpointRow extends ListedTrust {
   id: string;
   /** The catalogue entry's id. */
   serviceId: string;
@@ -99,6 +100,7 @@ export function endpointIndexQuery(): Prisma.Sql {
         e.last_verified_at AS "lastVerifiedAt", e.last_probe_status AS "lastProbeStatus",
         ${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL AS drift,
         (e.call_description IS NOT NULL OR e.probe_call_description IS NOT NULL) AS callable,
+        ${listedTrustColumns("e")},
         (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace"
       FROM ${LISTED_ENDPOINTS}
       WHERE ${IS_LISTED}

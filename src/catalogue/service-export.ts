@@ -7,7 +7,7 @@ import { decimalText, volumeText } from "./sql";
 
 /**
  * CSV columns of services.csv, in order. What analysts filter on in JSON is here too (price,
- * networks, sources, verification, our probes' uptime and latency over 30 days). A multi-valued
+ * networks, sources, verification, our probes' uptime and latency over 30 days, trust verdicts). A multi-valued
  * cell joins its values with MULTI_VALUE_SEPARATOR.
  */
 export const SERVICE_EXPORT_COLUMNS = [
@@ -36,10 +36,14 @@ export const SERVICE_EXPORT_COLUMNS = [
   "probe_p50_ms_30d",
   "probe_p99_ms_30d",
   "payable_endpoints",
+  "health",
+  "grade",
+  "score",
+  "warnings",
 ] as const;
 
 /**
- * Between the values of a multi-valued cell (tags, endpoints as "METHOD URL", networks, sources):
+ * Between the values of a multi-valued cell (tags, endpoints as "METHOD URL", networks, sources, warnings):
  * " | ". No tag holds "|" (tag lists are split on it) and no value holds a space next to it (URLs
  * are percent-encoded), so the cell splits back exactly; a cell never holds a line break.
  */
@@ -102,7 +106,7 @@ export function serviceExportQuery(ids: string[], payableEndpoints: number[]): P
       ${decimalText(Prisma.sql`round(100.0 * pr.up_30d / ${attempted}, 2)`)},
       ${decimalText(Prisma.sql`round(pr.p50_30d::numeric, 1)`)},
       ${decimalText(Prisma.sql`round(pr.p99_30d::numeric, 1)`)},
-      c.payable::text
+      c.payable::text, s.health, s.grade, s.score::text, ${joined(Prisma.sql`s.trust_warnings`)}
     -- The rows themselves are read as before the aggregates existed (the plan streams as it did).
     FROM unnest(${ids}::uuid[], ${payableEndpoints}::int[]) WITH ORDINALITY AS c(id, payable, ord)
     JOIN services s ON s.id = c.id

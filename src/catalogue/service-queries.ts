@@ -3,6 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-documents";
 import { decimalText, type SortDirection, volumeText } from "./sql";
+import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 
 /**
  * The allow-list of sorts, one entry each: its SQL key (ranked by Postgres when the in-memory
@@ -21,6 +22,8 @@ const SORT_KEYS = {
   first_seen: { key: Prisma.sql`s.first_seen_at`, order: "desc" },
   // The cheapest call of the entry: people looking at prices want the cheapest first.
   price: { key: entryMinPrice("s"), order: "asc", about: "the lowest price per call in USDC" },
+  // The trust score (src/trust): people sorting by it want the most trustworthy first.
+  score: { key: Prisma.sql`s.score`, order: "desc", about: "the trust score 0–100; unscored last" },
 } satisfies Record<string, { key: Prisma.Sql; order: SortDirection; about?: string }>;
 
 export type ServiceSort = keyof typeof SORT_KEYS;
@@ -55,7 +58,7 @@ export interface EndpointSummary {
   description: string | null;
 }
 
-export interface ServiceRecord {
+export interface ServiceRecord extends ListedTrust {
   /** The entry's stable id (see shownId); what the API shows. */
   id: string;
   /** The primary row's own id: the key of the entry's rows and facets inside the catalogue. */
@@ -109,7 +112,8 @@ export const SERVICE_COLUMNS = Prisma.sql`
   s.info_updated_at AS "infoUpdatedAt", ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d",
   s.tx_count_30d AS "txCount30d", s.payer_count_30d AS "payerCount30d", s.status::text AS status,
   s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl",
-  ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin", ${entryNetworks} AS networks`;
+  ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin", ${entryNetworks} AS networks,
+  ${listedTrustColumns("s")}`;
 
 export type SortKey = Exclude<ServiceSort, "relevance">;
 
@@ -127,6 +131,10 @@ export type EntryFields = Pick<
   | "txCount30d"
   | "payerCount30d"
   | "infoUpdatedAt"
+  | "health"
+  | "grade"
+  | "score"
+  | "trustWarnings"
 >;
 
 /** Every catalogue entry (its primary row), with its place in each sort. */
@@ -164,7 +172,7 @@ export function allEntriesQuery(): Prisma.Sql {
       SELECT ${shownId("s")}::text AS id, s.id::text AS "rowId", s.status::text AS status, s.category,
         s.domain, s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
         ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d", s.tx_count_30d AS "txCount30d",
-        s.payer_count_30d AS "payerCount30d", s.info_updated_at AS "infoUpdatedAt",
+        s.payer_count_30d AS "payerCount30d", s.info_updated_at AS "infoUpdatedAt", ${listedTrustColumns("s")},
         ARRAY[${ranks}] AS ranks, (row_number() OVER (ORDER BY ${shownId("s")}, s.id) - 1)::int AS "idPlace"
       FROM services s
       WHERE ${isEntryPrimary("s")}

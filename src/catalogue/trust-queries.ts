@@ -2,9 +2,25 @@ import type { Database } from "../db/prisma-client";
 import { type EventTransaction, emitEvents, type NewEvent } from "../events/emit";
 import { Prisma } from "../generated/prisma/client";
 import type { PaymentDrift } from "../payments/types";
+import type { Grade } from "../trust/grade";
 import type { Health } from "../trust/health";
 import type { Check } from "../trust/types";
+import type { Warning } from "../trust/warnings";
 import { payToSharedWith } from "./endpoint-evidence";
+
+/** The verdicts a list item shows of an endpoint or service (its detail adds reasons and checks). */
+export interface ListedTrust {
+  health: Health;
+  grade: Grade | null;
+  score: number | null;
+  trustWarnings: Warning[];
+}
+
+/** ListedTrust's columns of the endpoint or service aliased `alias`. */
+export function listedTrustColumns(alias: string): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`${a}.health, ${a}.grade, ${a}.score, ${a}.trust_warnings AS "trustWarnings"`;
+}
 
 /**
  * What the trust verdicts are computed from, per endpoint, gathered in one set-based statement

@@ -12,6 +12,7 @@ import type {
 } from "../catalogue/service-details";
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
+import type { ListedTrust } from "../catalogue/trust-queries";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { priceKindOf } from "../payability/requirement-verdict";
 import type { QueryReading } from "../search/catalogue-search";
@@ -50,7 +51,13 @@ export function serviceJson(service: ServiceRecord) {
     source_url: service.sourceUrl,
     price_usdc_min: service.priceUsdcMin,
     networks: service.networks,
+    ...listedTrustJson(service),
   };
+}
+
+/** The verdicts a list item shows, under the detail's names. */
+function listedTrustJson(trust: ListedTrust) {
+  return { health: trust.health, grade: trust.grade, score: trust.score, warnings: trust.trustWarnings };
 }
 
 function windowJson(stats: ProbeWindowStats) {
@@ -192,6 +199,7 @@ export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: st
     description: hit.description,
     payability: payabilityJson(hit.payability),
     call: hit.call,
+    ...listedTrustJson(hit),
   });
   const last = hit.lastProbe;
   const tail = JSON.stringify({

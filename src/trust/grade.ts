@@ -27,7 +27,10 @@ import { CHECK_IDS, type Check, type CheckId, type CheckResult } from "./types";
  * | version_channel  | 5      | B                           |
  * | input_described  | 5      | B                           |
  */
-export type Grade = "A" | "B" | "C" | "D" | "F";
+/** The grades, best first. */
+export const GRADE_LETTERS = ["A", "B", "C", "D", "F"] as const;
+
+export type Grade = (typeof GRADE_LETTERS)[number];
 
 export const GRADE_TABLE: Record<CheckId, { weight: number; failCap: Grade }> = {
   answers_402: { weight: 60, failCap: "F" },

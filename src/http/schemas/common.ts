@@ -53,7 +53,7 @@ export const decimalParam = z
   .regex(/^\d{1,32}(?:\.\d{1,6})?$/, "must be a decimal number such as 1000 or 0.5 (at most 6 decimals)");
 
 /** Repeatable: `?tag=a&tag=b` arrives as an array, `?tag=a` as text; both become an array. */
-export function repeatableParam(item: z.ZodType<string>, maxCount: number) {
+export function repeatableParam<T extends string>(item: z.ZodType<T>, maxCount: number) {
   return z.preprocess(
     (value) => (typeof value === "string" ? [value] : value),
     z

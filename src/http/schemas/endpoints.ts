@@ -9,6 +9,7 @@ import { callSchema } from "./call";
 import { isoTimestamp, pagingParams, searchListSchema } from "./common";
 import { payabilitySchema } from "./payability";
 import { driftSchema, lastProbeSchema, paymentOptionSchema } from "./services";
+import { listTrustFields } from "./trust";
 
 export const endpointListQuery = z
   .strictObject({ ...paramsOf(ENDPOINT_FILTERS), ...endpointSortParams, ...pagingParams })
@@ -24,6 +25,7 @@ export const endpointHitSchema = z
     description: z.string().nullable().meta({ description: "What the endpoint does, per the source." }),
     payability: payabilitySchema,
     call: callSchema,
+    ...listTrustFields,
     verified: z.boolean().meta({ description: "A valid x402 challenge within the last 24 hours." }),
     last_verified_at: isoTimestamp.nullable(),
     payment_options: z.array(paymentOptionSchema).meta({ description: "What a call costs." }),

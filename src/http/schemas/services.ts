@@ -13,7 +13,7 @@ import {
 } from "./common";
 import { optionPayabilityFields, payabilitySchema, priceKindSchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
-import { endpointTrustFields, serviceTrustFields } from "./trust";
+import { endpointTrustFields, listTrustFields, serviceTrustFields } from "./trust";
 
 /** Filters and sort shared by the list, its CSV export and the MCP search tool. */
 export const serviceFilterParams = { ...paramsOf(SERVICE_FILTERS), ...serviceSortParams };
@@ -109,6 +109,7 @@ export const serviceSchema = z
       .nullable()
       .meta({ description: "The lowest price per call of any payment option, in USDC." }),
     networks: z.array(z.string()).meta({ description: "CAIP-2 networks of the payment options, sorted." }),
+    ...listTrustFields,
   })
   .meta({
     id: "Service",

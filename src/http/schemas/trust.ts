@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GRADE_LETTERS } from "../../trust/grade";
 import { HEALTH_STATES } from "../../trust/health";
 import { CHECK_IDS, CHECK_RESULTS } from "../../trust/types";
 import { WARNINGS } from "../../trust/warnings";
@@ -28,10 +29,7 @@ const trustFields = {
   }),
   health_reason: z.string().nullable().meta({ description: "Why it has that health." }),
   health_changed_at: isoTimestamp.nullable().meta({ description: "When the health last changed." }),
-  grade: z
-    .enum(["A", "B", "C", "D", "F"])
-    .nullable()
-    .meta({ description: "From the checks; null before any probe." }),
+  grade: z.enum(GRADE_LETTERS).nullable().meta({ description: "From the checks; null before any probe." }),
   score: z.number().int().min(0).max(100).nullable().meta({ description: "0–100, agreeing with the grade." }),
   warnings: z.array(z.enum(WARNINGS)).meta({ description: "What to know before paying (docs/agents.md)." }),
 };
@@ -42,3 +40,11 @@ export const endpointTrustFields = {
 };
 
 export const serviceTrustFields = trustFields;
+
+/** The verdicts a list item carries (the detail's names; its reasons and checks only on the detail). */
+export const listTrustFields = {
+  health: trustFields.health,
+  grade: trustFields.grade,
+  score: trustFields.score,
+  warnings: trustFields.warnings,
+};

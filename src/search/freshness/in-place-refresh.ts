@@ -23,8 +23,8 @@ interface InPlaceChanges {
 
 /**
  * Brings a loaded catalogue up to date in place with what changed since its snapshot without
- * changing its shape: probe results (the probed endpoints and the facets of their catalogue
- * entries are read again and their entries replaced). The times crawls last saw services are in
+ * changing its shape: probe results and endpoints' trust verdicts (the probed endpoints and the
+ * facets of their catalogue entries are read again and their entries replaced). The times crawls last saw services are in
  * the items only, which are read per page (catalogue-items.ts): they just move the snapshot. The
  * text index, columns and sort orders stay (a probe that moves an entry's cheapest price has the
  * `price` ranks computed again). A sweep probes thousands of endpoints a minute and every crawl
@@ -146,6 +146,7 @@ export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boole
     old.txCount30d === next.txCount30d &&
     old.payerCount30d === next.payerCount30d &&
     old.infoUpdatedAt === next.infoUpdatedAt &&
+    old.score === next.score &&
     sameSet(old.tags, next.tags) &&
     sameSet(old.methods, next.methods)
   );

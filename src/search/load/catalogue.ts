@@ -87,6 +87,10 @@ export function serviceEntry(
     lastVerifiedAt: time(facets.lastVerifiedAt),
     drift: facets.drift,
     payableEndpoints,
+    health: record.health,
+    grade: record.grade,
+    score: record.score,
+    warnings: shared.list(record.trustWarnings),
     sortRanks,
   };
 }

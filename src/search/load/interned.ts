@@ -22,11 +22,11 @@ export class Interned {
   }
 
   /** The list with its strings shared, itself shared with every equal list (same values, same order). */
-  list(values: readonly string[]): readonly string[] {
+  list<T extends string>(values: readonly T[]): readonly T[] {
     const key = values.join("\0");
     const known = this.lists.get(key);
-    if (known !== undefined && known.length === values.length) return known;
-    const list = values.map((value) => this.of(value));
+    if (known !== undefined && known.length === values.length) return known as readonly T[];
+    const list = values.map((value) => this.of(value) as T);
     this.lists.set(key, list);
     return list;
   }

@@ -38,7 +38,7 @@ import { type TextData, TextIndex } from "../text/text-index";
  * EndpointColumnData, TextData, the pieces' order). A process reads only images of its own format;
  * the image test fails when the shape changes under an unchanged number.
  */
-export const IMAGE_FORMAT = 2;
+export const IMAGE_FORMAT = 3;
 
 /** The catalogue besides its snapshot and the services' entries, as plain data. */
 interface CatalogueData {
@@ -46,7 +46,7 @@ interface CatalogueData {
   endpoints: { columns: EndpointColumnData; text: TextData };
 }
 
-const ARRAY_TYPES = { Int32Array, Uint8Array, Uint16Array, Float64Array } as const;
+const ARRAY_TYPES = { Int32Array, Int8Array, Uint8Array, Uint16Array, Float64Array } as const;
 type ArrayType = keyof typeof ARRAY_TYPES;
 type ImageArray = InstanceType<(typeof ARRAY_TYPES)[ArrayType]>;
 

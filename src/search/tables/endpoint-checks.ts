@@ -1,7 +1,8 @@
 import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
-import type { EndpointFilters } from "../query/filters";
+import { type EndpointFilters, SHOWN_HEALTH } from "../query/filters";
 import { amountOf } from "./amounts";
 import { CALLABLE, DRIFT, type EndpointColumns, PAYABLE } from "./endpoint-columns";
+import { DEAD, gradeCode, healthBits, warningBits } from "./trust-codes";
 
 export type Check = (i: number) => boolean;
 
@@ -53,16 +54,42 @@ const ENDPOINT_CHECKS: {
   drift: (drift, { columns }) => flagCheck(columns, DRIFT, drift),
   payable: (payable, { columns }) => flagCheck(columns, PAYABLE, payable),
   callable: (callable, { columns }) => flagCheck(columns, CALLABLE, callable),
+  health: (health, { columns }) => {
+    const allowed = healthBits(health);
+    return (i) => (allowed & (1 << (columns.health[i] as number))) !== 0;
+  },
+  minGrade: (grade, { columns }) => {
+    const worst = gradeCode(grade);
+    // -1 (no grade) is below 0 (A): it never matches.
+    return (i) => (columns.grade[i] as number) >= 0 && (columns.grade[i] as number) <= worst;
+  },
+  minScore:
+    (score, { columns }) =>
+    (i) =>
+      (columns.score[i] as number) >= score,
+  warnings: (warnings, { columns }) => {
+    const wanted = warningBits(warnings);
+    return (i) => ((columns.warnings[i] as number) & wanted) === wanted;
+  },
+  noWarnings: (warnings, { columns }) => {
+    const refused = warningBits(warnings);
+    return (i) => ((columns.warnings[i] as number) & refused) === 0;
+  },
 };
 
 function flagCheck({ flags }: EndpointColumns, flag: number, wanted: boolean): Check {
   return (i) => (((flags[i] as number) & flag) !== 0) === wanted;
 }
 
-/** The filters as one check of an entry; null when none is given. Semantics as the services list's. */
+/**
+ * The filters as one check of an entry; null when nothing is left out (no filter given and no
+ * endpoint dead: a search then reads no column per match). Semantics as the services list's.
+ */
 export function endpointCheck(filters: EndpointFilters, columns: EndpointColumns, now: number): Check | null {
   const checks: Check[] = [];
-  for (const [field, value] of Object.entries(filters)) {
+  // Without health, every health but dead (a native scan of a byte per endpoint tells whether any is).
+  const health = filters.health ?? (columns.health.includes(DEAD) ? SHOWN_HEALTH : undefined);
+  for (const [field, value] of Object.entries({ ...filters, health })) {
     const answer = ENDPOINT_CHECKS[field as keyof EndpointFilters];
     if (typeof answer === "function" && value !== undefined)
       checks.push(answer(value as never, { columns, filters, now }));

@@ -1,9 +1,11 @@
 import type { ListedEndpoint } from "../../catalogue/endpoint-queries";
 import type { PaymentOptionRecord } from "../../catalogue/service-details";
+import type { ListedTrust } from "../../catalogue/trust-queries";
 import type { EndpointPayability } from "../../payability/endpoint-verdict";
 import { AmountCodes } from "./amount-codes";
 import { type PackedIds, packIds } from "./id-lookup";
 import { IntList } from "./int-list";
+import { type TrustCodes, trustCodes } from "./trust-codes";
 
 /**
  * The endpoint table's columns: at 100,000 services there are half a million endpoints, so each
@@ -28,10 +30,12 @@ export interface EndpointFields {
   payable: boolean;
   /** Its seller published how to call it (a call description, from the listing or a live challenge). */
   callable: boolean;
+  /** Its trust verdicts as codes (trust-codes.ts). */
+  trust: TrustCodes;
 }
 
 /** An endpoint as the catalogue reads it (a load's index row, or a refreshed endpoint), with its verdict. */
-export interface JudgedEndpoint {
+export interface JudgedEndpoint extends ListedTrust {
   id: string;
   method: string;
   category: string | null;
@@ -55,6 +59,7 @@ export function endpointFields(row: JudgedEndpoint): EndpointFields {
     lastVerifiedAt: row.lastVerifiedAt?.getTime() ?? null,
     payable: row.payability.payable,
     callable: row.callable,
+    trust: trustCodes(row),
   };
 }
 
@@ -156,6 +161,10 @@ export interface EndpointColumnData {
   priceCodes: Int32Array;
   flags: Uint8Array;
   lastVerifiedAt: Float64Array;
+  health: Uint8Array;
+  grade: Int8Array;
+  score: Int8Array;
+  warnings: Uint16Array;
   /** Each dictionary's values in code order (prices as decimal text). */
   methods: string[];
   categories: string[];
@@ -175,6 +184,10 @@ export class EndpointTableBuilder {
   private readonly priceCodes = new IntList();
   private readonly flags = new IntList();
   private readonly verifiedAt: number[] = [];
+  private readonly health = new IntList();
+  private readonly grade = new IntList();
+  private readonly score = new IntList();
+  private readonly warnings = new IntList();
   private readonly methods = new Dictionary();
   private readonly categories = new Dictionary();
   private readonly networks = new Dictionary();
@@ -192,6 +205,10 @@ export class EndpointTableBuilder {
     for (const price of fields.prices) this.priceCodes.push(this.prices.code(price));
     this.flags.push(flagsOf(fields));
     this.verifiedAt.push(fields.lastVerifiedAt ?? Number.NaN);
+    this.health.push(fields.trust.health);
+    this.grade.push(fields.trust.grade);
+    this.score.push(fields.trust.score);
+    this.warnings.push(fields.trust.warnings);
   }
 
   get size(): number {
@@ -213,6 +230,10 @@ export class EndpointTableBuilder {
       priceCodes: this.priceCodes.done(),
       flags: Uint8Array.from(this.flags.done()),
       lastVerifiedAt: Float64Array.from(this.verifiedAt),
+      health: Uint8Array.from(this.health.done()),
+      grade: Int8Array.from(this.grade.done()),
+      score: Int8Array.from(this.score.done()),
+      warnings: Uint16Array.from(this.warnings.done()),
       methods: this.methods.values(),
       categories: this.categories.values(),
       networks: this.networks.values(),
@@ -250,6 +271,11 @@ export interface EndpointColumns {
   flags: Uint8Array;
   /** Epoch milliseconds; NaN when never verified. */
   lastVerifiedAt: Float64Array;
+  /** Trust verdicts as codes (trust-codes.ts), changed in place like flags. */
+  health: Uint8Array;
+  grade: Int8Array;
+  score: Int8Array;
+  warnings: Uint16Array;
   dictionaries: { methods: Dictionary; categories: Dictionary; networks: Dictionary; prices: AmountCodes };
 }
 
@@ -264,6 +290,10 @@ export function columnsOf(data: EndpointColumnData): EndpointColumns {
     prices: new ListColumn(data.priceStarts, data.priceCodes),
     flags: data.flags,
     lastVerifiedAt: data.lastVerifiedAt,
+    health: data.health,
+    grade: data.grade,
+    score: data.score,
+    warnings: data.warnings,
     dictionaries: {
       methods: Dictionary.of(data.methods),
       categories: Dictionary.of(data.categories),

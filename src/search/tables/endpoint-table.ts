@@ -58,7 +58,7 @@ export class EndpointTable {
 
   /**
    * The columns as plain data (see EndpointColumnData), their own arrays where nothing replaced
-   * them: what an image stores. flags and lastVerifiedAt change in place (see replace), so a
+   * them: what an image stores. flags, lastVerifiedAt and the trust codes change in place (see replace), so a
    * caller that reads them over several turns of the event loop must keep replacements away.
    */
   data(): EndpointColumnData {
@@ -76,6 +76,10 @@ export class EndpointTable {
       priceCodes: prices.codes,
       flags: columns.flags,
       lastVerifiedAt: columns.lastVerifiedAt,
+      health: columns.health,
+      grade: columns.grade,
+      score: columns.score,
+      warnings: columns.warnings,
       methods: columns.dictionaries.methods.values(),
       categories: columns.dictionaries.categories.values(),
       networks: columns.dictionaries.networks.values(),
@@ -121,6 +125,10 @@ export class EndpointTable {
     );
     columns.flags[i] = flagsOf(fields);
     columns.lastVerifiedAt[i] = fields.lastVerifiedAt ?? Number.NaN;
+    columns.health[i] = fields.trust.health;
+    columns.grade[i] = fields.trust.grade;
+    columns.score[i] = fields.trust.score;
+    columns.warnings[i] = fields.trust.warnings;
     // The price order orders by the lowest price alone (ties by place): it holds while that stays,
     // as it does for most probes (a sweep replaces hundreds of endpoints a second, and computing
     // the order again each time costs ~60 ms of CPU a second at 475,000 endpoints).

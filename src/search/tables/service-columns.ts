@@ -21,7 +21,7 @@ export interface FilterPlan {
   required: Int32Array[];
   /** The shortest of them (every entry when there is none): where matching starts. */
   driver: Int32Array;
-  entryPasses: EntryPredicate | null;
+  entryPasses: EntryPredicate;
 }
 
 /** The columns as ServiceColumnsBuilder makes them. */
@@ -47,6 +47,7 @@ const BOUNDS = {
   minTx: { read: (entry) => entry.txCount30d, lowest: true },
   minPayers: { read: (entry) => entry.payerCount30d, lowest: true },
   updatedSince: { read: (entry) => entry.infoUpdatedAt, lowest: true },
+  minScore: { read: (entry) => entry.score, lowest: true },
 } satisfies {
   [F in keyof ServiceFilters]?: { read: (entry: ServiceEntry) => number | null; lowest: boolean };
 };
@@ -103,7 +104,7 @@ export class ServiceColumns {
   }
 
   /** The filters resolved against the columns, once per request (see FilterPlan). */
-  plan(filters: ServiceFilters, entryPasses: EntryPredicate | null): FilterPlan {
+  plan(filters: ServiceFilters, entryPasses: EntryPredicate): FilterPlan {
     const required = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
     if (filters.method !== undefined) required.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
     if (filters.category !== undefined) {
@@ -145,8 +146,7 @@ export class ServiceColumns {
       if (list !== driver) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list)));
     }
     const { entries } = this;
-    if (entryPasses !== null)
-      narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
+    narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
     return from.subarray(0, count);
   }
 
@@ -178,7 +178,7 @@ export class ServiceColumns {
     return (i) =>
       (columns.length === 0 || withinBounds(i)) &&
       (requiredBits.length === 0 || onEveryList(i)) &&
-      (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
+      entryPasses(entries[i] as ServiceEntry);
   }
 
   /** The bounds given (see BOUNDS), with the minimum volume as a minimum rank of the volume. */

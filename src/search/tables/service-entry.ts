@@ -1,4 +1,7 @@
 import type { SortKey } from "../../catalogue/service-queries";
+import type { Grade } from "../../trust/grade";
+import type { Health } from "../../trust/health";
+import type { Warning } from "../../trust/warnings";
 import type { Amount } from "./amounts";
 
 /**
@@ -45,6 +48,11 @@ export interface ServiceEntry {
   drift: boolean;
   /** How many of its listed endpoints a standard x402 client can pay (src/payability/). */
   payableEndpoints: number;
+  /** Trust verdicts of the entry's primary row (src/trust). */
+  health: Health;
+  grade: Grade | null;
+  score: number | null;
+  warnings: readonly Warning[];
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
 }

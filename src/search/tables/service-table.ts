@@ -2,7 +2,8 @@ import type { Paging } from "../../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
 import type { ServiceOrder } from "../../catalogue/service-queries";
 import { decimalToString } from "../../normalise/decimal";
-import type { ServiceFilters } from "../query/filters";
+import { GRADE_LETTERS } from "../../trust/grade";
+import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
 import type { TsQuery } from "../query/tsquery";
 import { runInSlices, runToEnd, type Steps } from "../scale/event-loop-slices";
 import type { TextIndex } from "../text/text-index";
@@ -96,18 +97,29 @@ const SERVICE_CHECKS: {
     return (e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted;
   },
   drift: (drift) => (e) => e.drift === drift,
+  health: (health) => {
+    const allowed = new Set<string>(health);
+    return (e) => allowed.has(e.health);
+  },
+  minGrade: (grade) => {
+    const worst = GRADE_LETTERS.indexOf(grade);
+    return (e) => e.grade !== null && GRADE_LETTERS.indexOf(e.grade) <= worst;
+  },
+  minScore: "columns",
+  warnings: (warnings) => (e) => warnings.every((w) => e.warnings.includes(w)),
+  noWarnings: (warnings) => (e) => !warnings.some((w) => e.warnings.includes(w)),
 };
 
-/** The check of the filters that ServiceColumns does not hold, on the entry itself; null when none is given. */
-function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
+/** The check of the filters that ServiceColumns does not hold, on the entry itself (health always). */
+function entryCheck(filters: ServiceFilters, now: number): EntryCheck {
   const checks: EntryCheck[] = [];
-  for (const [field, value] of Object.entries(filters)) {
+  // Without health, every health but dead.
+  for (const [field, value] of Object.entries({ ...filters, health: filters.health ?? SHOWN_HEALTH })) {
     const answer = SERVICE_CHECKS[field as keyof ServiceFilters];
     if (typeof answer === "function" && value !== undefined) checks.push(answer(value as never, now));
   }
   const payment = paymentCheck(filters);
   if (payment) checks.push(payment);
-  if (checks.length === 0) return null;
   return (entry) => checks.every((check) => check(entry));
 }
 

@@ -32,6 +32,10 @@ const SERVICE_HEADER = [
   "probe_p50_ms_30d",
   "probe_p99_ms_30d",
   "payable_endpoints",
+  "health",
+  "grade",
+  "score",
+  "warnings",
 ];
 
 describe("GET /v1/services.csv and /v1/history.csv", () => {
@@ -162,6 +166,10 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "1",
       "1.2",
       "0",
+      "unknown",
+      "",
+      "",
+      "",
     ]);
   });
 
@@ -187,6 +195,10 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "0",
+      "unknown",
+      "",
+      "",
+      "",
     ]);
   });
 

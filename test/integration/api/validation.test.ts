@@ -6,7 +6,8 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const SERVICE_PARAMS =
   "q, category, tag, method, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
-  "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, drift, status, sort, order, offset, limit";
+  "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, drift, status, " +
+  "health, min_grade, min_score, warning, no_warning, sort, order, offset, limit";
 
 describe("request validation and HTTP behaviour", () => {
   let database: TestDatabase;
@@ -79,7 +80,7 @@ describe("request validation and HTTP behaviour", () => {
     ["/v1/services?status=gone", 'status: must be one of listed, delisted, all (got "gone")'],
     [
       "/v1/services?sort=cheapest",
-      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen, price (got "cheapest")',
+      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen, price, score (got "cheapest")',
     ],
     ["/v1/services?sort=relevance", 'sort: relevance needs q; without q use another sort (got "relevance")'],
     ["/v1/services?order=up", 'order: must be one of asc, desc (got "up")'],
@@ -117,7 +118,7 @@ describe("request validation and HTTP behaviour", () => {
     ],
     [
       "/v1/endpoints?tag=x",
-      'unknown query parameter "tag"; allowed: q, method, category, max_price, include_unpriced, network, verified, drift, payable, callable, sort, offset, limit',
+      'unknown query parameter "tag"; allowed: q, method, category, max_price, include_unpriced, network, verified, drift, payable, callable, health, min_grade, min_score, warning, no_warning, sort, offset, limit',
     ],
     ["/v1/categories?limit=0", 'limit: must be a whole number from 1 to 200 (got "0")'],
     ["/v1/tags?sort=name", 'unknown query parameter "sort"; allowed: offset, limit'],

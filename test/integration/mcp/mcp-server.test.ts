@@ -1,13 +1,11 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { connectMcp, type McpConnection } from "../../support/mcp";
 import { firstEndpointId, seedBazaarMember, seedPaymentOptions } from "../../support/payments";
 import { entryPointArgs } from "../../support/processes";
 
@@ -36,7 +34,7 @@ const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
 describe("the MCP server, through the SDK's own client", () => {
   let database: TestDatabase;
   let api: TestApp;
-  let server: http.Server;
+  let mcp: McpConnection;
   let client: Client;
   let quotesId: string;
   let quotesMemberId: string;
@@ -80,17 +78,11 @@ describe("the MCP server, through the SDK's own client", () => {
     // A second source's row of the same entry (no endpoints of its own, so the entry's detail and
     // the endpoint search stay as they were): its id is one more id REST answers the entry by.
     quotesMemberId = await seedBazaarMember(database.db, quotesId, []);
-    server = http.createServer(api.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const url = new URL(`${baseUrl}/mcp`);
-    client = new Client({ name: "catalogue-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    mcp = await connectMcp(api.app, "catalogue-test");
+    ({ client, baseUrl } = mcp);
   });
   afterAll(async () => {
-    await client.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await mcp.close();
     await api.close();
     await database.drop();
   });

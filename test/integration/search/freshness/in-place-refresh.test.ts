@@ -101,9 +101,9 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
   });
 
   it("when a catalogue loads, then each sort's natural order is computed before it answers", async () => {
-    // Ten sorts in their natural direction and the endpoints' price order, each computed once.
+    // Eleven sorts in their natural direction and the endpoints' price order, each computed once.
     const fresh = await loadCatalogue(pool);
-    expect(await prepareOrders(fresh)).toBe(11);
+    expect(await prepareOrders(fresh)).toBe(12);
     expect(await prepareOrders(fresh)).toBe(0);
     expect(await prepareOrders(await catalogue.current())).toBe(0);
   });

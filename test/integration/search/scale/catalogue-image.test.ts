@@ -97,10 +97,25 @@ const LAYOUT_1 = `${[
   ".volume.exact.scale:number",
 ].join(" ")}`;
 
+/** A layout with more paths (of the skeleton, of the entries), sorted as layoutOf sorts them. */
+function withPaths(layout: string, skeleton: string[], entries: string[]): string {
+  const [ownSkeleton = "", ownEntries = ""] = layout.split(" | ");
+  const merged = (own: string, added: string[]) => [...own.split(" "), ...added].sort().join(" ");
+  return `${merged(ownSkeleton, skeleton)} | ${merged(ownEntries, entries)}`;
+}
+
 const LAYOUTS: Record<number, string> = {
   1: LAYOUT_1,
   // The layout of 1; the endpoints' flags hold a third bit (callable), which 1's readers would miss.
   2: LAYOUT_1,
+  // Trust verdicts: the endpoints' trust codes, the entries' verdicts and their score rank.
+  3: withPaths(
+    LAYOUT_1,
+    ["grade", "health", "score", "warnings"].map(
+      (column) => `.data.endpoints.columns.${column}.~array:number`,
+    ),
+    [".health:string", ".sortRanks.score:number"],
+  ),
 };
 
 /** Every path in the values (array items as []) with the kinds of non-null value found there, sorted. */
