@@ -15,6 +15,14 @@ export interface UsdcTransfer {
   value: bigint;
 }
 
+/** Earlier block first, then earlier log: the order transfers happened in. */
+export function byChainOrder(
+  a: { blockNumber: bigint; logIndex: number },
+  b: { blockNumber: bigint; logIndex: number },
+): number {
+  return a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
+}
+
 /** How many addresses one getLogs call filters on (RPC providers bound a request's topics). */
 const ADDRESSES_PER_CALL = 200;
 
@@ -67,9 +75,7 @@ export class UsdcChainReader {
         });
       }
     }
-    return transfers.sort((a, b) =>
-      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
-    );
+    return transfers.sort(byChainOrder);
   }
 
   async blockTime(blockNumber: bigint): Promise<Date> {

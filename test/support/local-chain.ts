@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,20 +11,46 @@ import {
   defineChain,
   http,
   type PublicClient,
+  parseSignature,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
-/** A minimal USDC for tests: 6 decimals, the standard Transfer event (the settlement reads only that). */
+/**
+ * A minimal USDC for tests: 6 decimals and the standard Transfer event (what settlement and chain
+ * activity read), plain transfers, EIP-3009 transferWithAuthorization (how x402 settles: the payer
+ * signs, anyone submits) and `spray` (one transfer to each of many addresses in one transaction).
+ */
 const TOKEN_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 contract TestUSDC {
   string public name = "USD Coin"; string public symbol = "USDC"; uint8 public decimals = 6;
   mapping(address => uint256) public balanceOf;
+  mapping(address => mapping(bytes32 => bool)) public authorizationState;
   event Transfer(address indexed from, address indexed to, uint256 value);
+  event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+  bytes32 constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
+    "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)");
   function mint(address to, uint256 v) external { balanceOf[to] += v; emit Transfer(address(0), to, v); }
-  function transfer(address to, uint256 v) external returns (bool) {
-    require(balanceOf[msg.sender] >= v); balanceOf[msg.sender] -= v; balanceOf[to] += v;
-    emit Transfer(msg.sender, to, v); return true;
+  function move(address from, address to, uint256 v) internal {
+    require(balanceOf[from] >= v, "balance"); balanceOf[from] -= v; balanceOf[to] += v; emit Transfer(from, to, v);
+  }
+  function transfer(address to, uint256 v) external returns (bool) { move(msg.sender, to, v); return true; }
+  function spray(address[] calldata to, uint256 v) external { for (uint256 i = 0; i < to.length; i++) move(msg.sender, to[i], v); }
+  function DOMAIN_SEPARATOR() public view returns (bytes32) {
+    return keccak256(abi.encode(
+      keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
+      keccak256(bytes(name)), keccak256(bytes("2")), block.chainid, address(this)));
+  }
+  function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter,
+      uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
+    require(block.timestamp > validAfter && block.timestamp < validBefore, "authorization not valid now");
+    require(!authorizationState[from][nonce], "authorization used");
+    bytes32 digest = keccak256(abi.encodePacked("\\x19\\x01", DOMAIN_SEPARATOR(), keccak256(abi.encode(
+      TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce))));
+    require(ecrecover(digest, v, r, s) == from, "invalid signature");
+    authorizationState[from][nonce] = true;
+    emit AuthorizationUsed(from, nonce);
+    move(from, to, value);
   }
 }`;
 
@@ -49,6 +75,33 @@ const TOKEN_ABI = [
     ],
     outputs: [{ name: "", type: "bool" }],
   },
+  {
+    type: "function",
+    name: "spray",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address[]" },
+      { name: "v", type: "uint256" },
+    ],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "transferWithAuthorization",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "from", type: "address" },
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+      { name: "validAfter", type: "uint256" },
+      { name: "validBefore", type: "uint256" },
+      { name: "nonce", type: "bytes32" },
+      { name: "v", type: "uint8" },
+      { name: "r", type: "bytes32" },
+      { name: "s", type: "bytes32" },
+    ],
+    outputs: [],
+  },
 ] as const;
 
 /** Compiled once per source text and kept in the temp dir: solc takes seconds, a read milliseconds. */
@@ -72,6 +125,15 @@ async function tokenBytecode(): Promise<`0x${string}`> {
   }
 }
 
+const AUTHORIZATION_FIELDS = [
+  { name: "from", type: "address" },
+  { name: "to", type: "address" },
+  { name: "value", type: "uint256" },
+  { name: "validAfter", type: "uint256" },
+  { name: "validBefore", type: "uint256" },
+  { name: "nonce", type: "bytes32" },
+] as const;
+
 const FUNDER_KEY = `0x${"11".repeat(32)}` as const;
 
 export interface LocalChain {
@@ -80,6 +142,18 @@ export interface LocalChain {
   client: PublicClient;
   /** Sends `units` micro-USDC from the funded test account to `to`; resolves once mined. */
   pay(to: string, units: bigint): Promise<bigint>;
+  /** The funded test account that `pay` and `spray` send from. */
+  funder: `0x${string}`;
+  /**
+   * Moves `units` from the key's address to `to` the way x402 settles: the payer signs an EIP-3009
+   * authorization and the funded account submits it. Resolves once mined, with the block.
+   */
+  payWithAuthorization(payerKey: `0x${string}`, to: string, units: bigint): Promise<bigint>;
+  /** One transfer of `units` from the funded account to each address, in one transaction. */
+  spray(to: readonly string[], units: bigint): Promise<bigint>;
+  /** evm_snapshot / evm_revert: a chain reorganisation back to the snapshot. */
+  snapshot(): Promise<`0x${string}`>;
+  revert(id: `0x${string}`): Promise<void>;
   /** Mines empty blocks (confirmations). */
   mine(blocks: number): Promise<void>;
   /** Moves the chain's clock forward (blocks after this are later). */
@@ -93,6 +167,7 @@ export async function startLocalChain(): Promise<LocalChain> {
   const server = ganache.server({
     chain: { chainId: 8453 },
     wallet: { accounts: [{ secretKey: FUNDER_KEY, balance: `0x${(10n ** 21n).toString(16)}` }] },
+    miner: { blockGasLimit: 60_000_000 },
     logging: { quiet: true },
   });
   await server.listen(0, "127.0.0.1");
@@ -130,6 +205,56 @@ export async function startLocalChain(): Promise<LocalChain> {
       });
       return (await client.waitForTransactionReceipt({ hash })).blockNumber;
     },
+    funder: account.address,
+    async payWithAuthorization(payerKey, to, units) {
+      const payer = privateKeyToAccount(payerKey);
+      const message = {
+        from: payer.address,
+        to: to as `0x${string}`,
+        value: units,
+        validAfter: 0n,
+        validBefore: 2n ** 48n,
+        nonce: `0x${randomBytes(32).toString("hex")}` as `0x${string}`,
+      };
+      const signature = await payer.signTypedData({
+        domain: { name: "USD Coin", version: "2", chainId: 8453, verifyingContract: usdc },
+        types: { TransferWithAuthorization: AUTHORIZATION_FIELDS },
+        primaryType: "TransferWithAuthorization",
+        message,
+      });
+      const { r, s, v, yParity } = parseSignature(signature);
+      const hash = await wallet.writeContract({
+        address: usdc,
+        abi: TOKEN_ABI,
+        functionName: "transferWithAuthorization",
+        args: [
+          message.from,
+          message.to,
+          message.value,
+          message.validAfter,
+          message.validBefore,
+          message.nonce,
+          Number(v ?? BigInt(yParity + 27)),
+          r,
+          s,
+        ],
+      });
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      if (receipt.status !== "success") throw new Error("transferWithAuthorization reverted");
+      return receipt.blockNumber;
+    },
+    async spray(to, units) {
+      const hash = await wallet.writeContract({
+        address: usdc,
+        abi: TOKEN_ABI,
+        functionName: "spray",
+        args: [to as `0x${string}`[], units],
+        gas: 30_000_000n,
+      });
+      return (await client.waitForTransactionReceipt({ hash })).blockNumber;
+    },
+    snapshot: () => testClient.snapshot(),
+    revert: (id) => testClient.revert({ id }),
     mine: (blocks) => testClient.mine({ blocks }),
     advanceTime: async (seconds) => void (await testClient.increaseTime({ seconds })),
     close: () => server.close(),
