@@ -1,7 +1,9 @@
-// `npm run worker`: serves the probe queue and delivers webhooks until SIGINT/SIGTERM. Start any
+// `npm run worker`: serves the probe queue, delivers webhooks and reads chain activity
+// (ACTIVITY_CHAINS) until SIGINT/SIGTERM. Start any
 // number, on any machine, all with the same DATABASE_URL: they share the work and the sweep fires
 // once across them. Without DATABASE_URL it uses the embedded Postgres of this directory (shared
 // with `npm start`).
+import { startActivity } from "../src/activity/activity-runner";
 import { createPrismaClient } from "../src/db/prisma-client";
 import { probeSettingsFromConfig } from "../src/probe/settings";
 import { startProbing } from "../src/probe/start-probing";
@@ -14,8 +16,10 @@ import { webhookSettingsFromConfig } from "../src/webhooks/settings";
 await runCli("worker", async ({ config, logger }) => {
   const settings = probeSettingsFromConfig(config);
   const webhookSettings = webhookSettingsFromConfig(config);
-  if (!settings.enabled && !webhookSettings.deliver) {
-    logger.warn("PROBE_ENABLED and WEBHOOK_DELIVERY_ENABLED are false: a worker has nothing to do");
+  if (!settings.enabled && !webhookSettings.deliver && config.ACTIVITY_CHAINS.length === 0) {
+    logger.warn(
+      "PROBE_ENABLED and WEBHOOK_DELIVERY_ENABLED are false and ACTIVITY_CHAINS is empty: a worker has nothing to do",
+    );
     return 0;
   }
   const shutdown = new Shutdown(logger);
@@ -38,10 +42,19 @@ await runCli("worker", async ({ config, logger }) => {
       logger,
     });
     shutdown.register("webhook delivery", () => webhooks.stop());
+    const activity = startActivity({
+      databaseUrl: server.url,
+      db,
+      chains: config.ACTIVITY_CHAINS,
+      logger,
+      pollMs: config.ACTIVITY_POLL_SECONDS * 1000,
+    });
+    shutdown.register("chain activity readers", () => activity.stop());
     logger.info(
       {
         probeConcurrency: settings.enabled ? settings.concurrency : 0,
         webhookConcurrency: webhookSettings.deliver ? webhookSettings.concurrency : 0,
+        activityChains: config.ACTIVITY_CHAINS.map((chain) => chain.chain),
       },
       "worker ready",
     );

@@ -1,3 +1,4 @@
+import type { DailyFigures, ObservedJson } from "../activity/figures";
 import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import type { SourceKind } from "../generated/prisma/enums";
@@ -62,6 +63,8 @@ export interface EndpointDetail {
   selfReported: SelfReported | null;
   evidence: EndpointEvidence;
   drift: EndpointDrift | null;
+  /** What the chain shows its pay_tos were paid (src/activity); null when no chain is read for them. */
+  observed: ObservedJson | null;
 }
 
 export interface SourceListing {
@@ -80,6 +83,8 @@ export interface ServiceDetail {
   endpoints: EndpointDetail[];
   sources: SourceListing[];
   probe: ProbeSummary;
+  /** The entry's observed payments with their daily series over 30 days; null when none is read. */
+  observed: (ObservedJson & { daily: DailyFigures[] }) | null;
 }
 
 /** A payment option `po` (with its source `src`) field by field: one list for rows and for JSON. */
@@ -177,6 +182,7 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
       ],
       ["probe", endpointProbeJson("e", asOf)],
       ["drift", latestDriftJson("e", asOf)],
+      ["observed", Prisma.sql`(SELECT ea.observed FROM endpoint_activity ea WHERE ea.endpoint_id = e.id)`],
     ],
     Prisma.sql`FROM services m JOIN endpoints e ON e.service_id = m.id WHERE ${isEntryMember("m", "s")}`,
     Prisma.sql`(m.id = s.id) DESC, m.first_seen_at, m.id, e.position, e.id`,
@@ -200,12 +206,25 @@ interface EndpointJson {
   paymentOptions: OptionJson[];
   probe: ProbeJson;
   drift: Parameters<typeof driftOf>[0];
+  observed: ObservedJson | null;
 }
 
 interface DetailRow extends ServiceRecord {
   endpointRows: EndpointJson[];
   sourceRows: AsJson<SourceListing, "firstSeenAt" | "lastSeenAt">[];
   probeRow: ProbeJson;
+  observedRow: ObservedJson | null;
+  dailyRows: DailyFigures[];
+}
+
+/** The entry's observed daily figures over the 30 days before `asOf`, oldest first. */
+function entryDaily(asOf: Prisma.Sql): Prisma.Sql {
+  const figures = (prefix: string) =>
+    Prisma.sql`json_build_object('volume_usdc', d.${Prisma.raw(`${prefix}volume_usdc`)}::text,
+      'tx_count', d.${Prisma.raw(`${prefix}tx_count`)}, 'unique_payers', d.${Prisma.raw(`${prefix}unique_payers`)})`;
+  return Prisma.sql`(SELECT coalesce(json_agg(json_build_object('day', d.day, 'raw', ${figures("")},
+      'adjusted', ${figures("adjusted_")}) ORDER BY d.day), '[]')
+    FROM service_activity_days d WHERE d.service_id = s.id AND d.day > (${asOf} - interval '30 days')::date)`;
 }
 
 const optionOf = (json: OptionJson): PaymentOptionRecord => ({
@@ -241,6 +260,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
         selfReported: row.selfReported,
         evidence: endpointEvidence(row.payToSharedWith, probe, new Date(row.listedSince), asOf),
         drift: driftOf(row.drift),
+        observed: row.observed,
       });
     }
   }
@@ -254,7 +274,9 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
 /** Built once: the text is large, and only the row id ($1) and the end of probe windows ($2) vary. */
 const DETAIL = fixedStatement(Prisma.sql`
   SELECT ${SERVICE_COLUMNS}, ${entryEndpoints(Prisma.raw("$2::timestamptz"))} AS "endpointRows",
-    ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow"
+    ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow",
+    (SELECT sa.observed FROM service_activity sa WHERE sa.service_id = s.id) AS "observedRow",
+    ${entryDaily(Prisma.raw("$2::timestamptz"))} AS "dailyRows"
   FROM ${fromEntryOfRow(Prisma.raw("$1::uuid"))}`);
 
 /**
@@ -271,7 +293,7 @@ export async function getServiceDetail(
     rows: [row],
   } = await pool.query<DetailRow>({ ...DETAIL, values: [id, asOf] });
   if (!row) return null;
-  const { endpointRows, sourceRows, probeRow, ...service } = row;
+  const { endpointRows, sourceRows, probeRow, observedRow, dailyRows, ...service } = row;
   return {
     service,
     endpoints: mergeEndpoints(endpointRows, asOf),
@@ -281,5 +303,6 @@ export async function getServiceDetail(
       lastSeenAt: new Date(source.lastSeenAt),
     })),
     probe: probeSummaryOf(probeRow, asOf),
+    observed: observedRow ? { ...observedRow, daily: dailyRows } : null,
   };
 }

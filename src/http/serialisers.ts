@@ -121,6 +121,7 @@ function endpointDetailJson(endpoint: EndpointDetail) {
       listing_age_days: endpoint.evidence.listingAgeDays,
     },
     drift: driftJson(endpoint.drift),
+    observed: endpoint.observed,
   };
 }
 
@@ -142,6 +143,7 @@ export function serviceDetailJson(detail: ServiceDetail) {
     endpoints: detail.endpoints.map(endpointDetailJson),
     probe: probeJson(detail.probe),
     sources: detail.sources.map(sourceListingJson),
+    observed: detail.observed,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   serviceIdParam,
   textParam,
 } from "./common";
+import { endpointObservedSchema, serviceObservedSchema } from "./observed";
 import { optionPayabilityFields, payabilitySchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
 
@@ -341,6 +342,7 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
     self_reported: selfReportedSchema,
     evidence: evidenceSchema,
     drift: driftSchema,
+    observed: endpointObservedSchema,
   })
   .meta({ id: "ServiceDetailEndpoint" });
 
@@ -368,6 +370,7 @@ export const serviceDetailSchema = serviceSchema
       .meta({ description: "Endpoints of every row of the entry." }),
     probe: probeSchema,
     sources: z.array(sourceListingSchema).meta({ description: "Every source that listed the entry." }),
+    observed: serviceObservedSchema,
   })
   .meta({ id: "ServiceDetail" });
 
