@@ -169,12 +169,12 @@ export const serviceActivityFlaggedData = z.strictObject({
   transfers: z
     .array(
       z.strictObject({
-        rule: z.enum(FLAG_RULES),
+        rule: z.enum(FLAG_RULES).meta({ description: "The rule that flagged it." }),
         chain: z.string().meta({ description: "CAIP-2 chain id, e.g. eip155:8453." }),
         tx_hash: z.string().meta({ description: "The flagged transfer's transaction." }),
-        log_index: z.number().int(),
-        payer: z.string(),
-        pay_to: z.string(),
+        log_index: z.number().int().meta({ description: "Its Transfer log's index in the block." }),
+        payer: z.string().meta({ description: "The sender, lower-case." }),
+        pay_to: z.string().meta({ description: "The service's pay_to, lower-case." }),
         value_usdc: decimal,
         at: z.string().meta({ description: "The block's time (ISO 8601)." }),
         evidence: z.array(z.string()).meta({ description: "The transactions that triggered the rule." }),

@@ -18,10 +18,10 @@ const windows = z
 
 const flaggedTransfer = z.strictObject({
   chain: z.string().meta({ description: "CAIP-2, e.g. eip155:8453." }),
-  tx_hash: z.string(),
-  log_index: z.number().int(),
-  payer: z.string(),
-  pay_to: z.string(),
+  tx_hash: z.string().meta({ description: "The flagged transfer's transaction." }),
+  log_index: z.number().int().meta({ description: "Its Transfer log's index in the block." }),
+  payer: z.string().meta({ description: "The sender, lower-case." }),
+  pay_to: z.string().meta({ description: "The watched address paid, lower-case." }),
   value_usdc: decimalString,
   at: isoTimestamp,
   evidence: z.array(z.string()).meta({ description: "Up to 10 transactions that triggered the rule." }),
@@ -30,25 +30,36 @@ const flaggedTransfer = z.strictObject({
 
 const flagSummary = z
   .strictObject({
-    rule: z.enum(FLAG_RULES),
-    transfer_count: z.number().int(),
+    rule: z.enum(FLAG_RULES).meta({ description: "The rule (docs/agents.md, Observed volume)." }),
+    transfer_count: z.number().int().meta({ description: "Transfers it flagged." }),
     volume_usdc: decimalString,
     transfers: z.array(flaggedTransfer).meta({ description: "The 10 latest flagged transfers." }),
   })
   .meta({ id: "ActivityFlag" });
 
 const claim = z.strictObject({
-  source: z.enum(["directory", "feed"]),
-  figure: z.enum(["volume_usdc", "tx_count", "unique_payers"]),
-  claimed: z.string(),
+  source: z
+    .enum(["directory", "feed"])
+    .meta({ description: "Who claims it: a directory or a feed's quality block." }),
+  figure: z
+    .enum(["volume_usdc", "tx_count", "unique_payers"])
+    .meta({ description: "The 30-day figure claimed." }),
+  claimed: z.string().meta({ description: "The claimed value (exact decimal for volume)." }),
   observed: z.string().meta({ description: "The adjusted 30-day figure." }),
   ratio: z.number().nullable().meta({ description: "claimed / observed; null when nothing was observed." }),
 });
 
 const observedFields = {
-  pay_to: z.array(z.strictObject({ chain: z.string(), address: z.string() })).meta({
-    description: "The pay_tos read, lower-case.",
-  }),
+  pay_to: z
+    .array(
+      z.strictObject({
+        chain: z.string().meta({ description: "CAIP-2, e.g. eip155:8453." }),
+        address: z.string().meta({ description: "The pay_to, lower-case." }),
+      }),
+    )
+    .meta({
+      description: "The pay_tos read, lower-case.",
+    }),
   shared_with: z.array(z.string()).meta({
     description: "Other services that publish one of these pay_tos: each is credited with their payments.",
   }),

@@ -109,6 +109,7 @@ describe("GET /v1/services/{id} and /history", () => {
           self_reported: null,
           evidence: UNOBSERVED,
           drift: null,
+          observed: null,
         },
         {
           method: "POST",
@@ -121,6 +122,7 @@ describe("GET /v1/services/{id} and /history", () => {
           self_reported: null,
           evidence: UNOBSERVED,
           drift: null,
+          observed: null,
         },
       ],
       uptime_30d: 99.95,
@@ -146,6 +148,7 @@ describe("GET /v1/services/{id} and /history", () => {
           last_seen_at: "2026-02-10T00:00:00.000Z",
         },
       ],
+      observed: null,
     });
   });
 
