@@ -3,7 +3,7 @@
 // number, on any machine, all with the same DATABASE_URL: they share the work and the sweep fires
 // once across them. Without DATABASE_URL it uses the embedded Postgres of this directory (shared
 // with `npm start`).
-import { startActivity } from "../src/activity/activity-runner";
+import { activitySettingsFromConfig, startActivity } from "../src/activity/activity-runner";
 import { createPrismaClient } from "../src/db/prisma-client";
 import { probeSettingsFromConfig } from "../src/probe/settings";
 import { startProbing } from "../src/probe/start-probing";
@@ -45,9 +45,8 @@ await runCli("worker", async ({ config, logger }) => {
     const activity = startActivity({
       databaseUrl: server.url,
       db,
-      chains: config.ACTIVITY_CHAINS,
       logger,
-      pollMs: config.ACTIVITY_POLL_SECONDS * 1000,
+      ...activitySettingsFromConfig(config),
     });
     shutdown.register("chain activity readers", () => activity.stop());
     logger.info(

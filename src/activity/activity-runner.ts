@@ -1,4 +1,5 @@
 import { TransferLogReader } from "../chain/transfer-logs";
+import type { Config } from "../config/config";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
 import { type RunningLoop, startLockedLoop } from "../scheduling/locked-loop";
@@ -16,6 +17,11 @@ export interface ActivityOptions {
   logger: Logger;
   /** Pause between rounds (ACTIVITY_POLL_SECONDS, in ms). */
   pollMs: number;
+}
+
+/** ACTIVITY_CHAINS and ACTIVITY_POLL_SECONDS. */
+export function activitySettingsFromConfig(config: Config): Pick<ActivityOptions, "chains" | "pollMs"> {
+  return { chains: config.ACTIVITY_CHAINS, pollMs: config.ACTIVITY_POLL_SECONDS * 1000 };
 }
 
 /**

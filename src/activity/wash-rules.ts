@@ -1,3 +1,5 @@
+import type { ConfirmedTransfer } from "../chain/usdc-transfers";
+
 /**
  * The rules that flag a payment as self-dealing, in one pure module (docs/agents.md, "Observed
  * volume"). A payment is a USDC transfer to a watched pay_to; the transfers out of watched
@@ -8,17 +10,8 @@
 export const FLAG_RULES = ["self_payment", "round_trip", "funded_by_pay_to", "concentration"] as const;
 export type FlagRule = (typeof FLAG_RULES)[number];
 
-/** One Transfer log; addresses are lower-case, value in micro-USDC. */
-export interface ObservedTransfer {
-  chain: string;
-  txHash: string;
-  logIndex: number;
-  blockNumber: bigint;
-  blockTime: Date;
-  from: string;
-  to: string;
-  value: bigint;
-}
+/** One Transfer log with its chain and block time; addresses are lower-case, value in micro-USDC. */
+export type ObservedTransfer = ConfirmedTransfer;
 
 export interface TransferFlag {
   rule: FlagRule;

@@ -1,16 +1,9 @@
 import pThrottle from "p-throttle";
 import { createPublicClient, http, webSocket } from "viem";
-import { byChainOrder, TRANSFER_EVENT } from "./usdc-transfers";
+import { byChainOrder, TRANSFER_EVENT, type UsdcTransfer } from "./usdc-transfers";
 
-/** One USDC Transfer log; addresses lower-case. */
-export interface TransferLog {
-  txHash: string;
-  logIndex: number;
-  blockNumber: bigint;
-  from: string;
-  to: string;
-  value: bigint;
-}
+/** One USDC Transfer log, its addresses lower-case. */
+export type TransferLog = UsdcTransfer;
 
 /** What an RPC endpoint accepts; public endpoints refuse wide ranges and long topic lists. */
 export interface RpcLimits {

@@ -10,9 +10,15 @@ export interface UsdcTransfer {
   logIndex: number;
   blockNumber: bigint;
   from: string;
-  /** Checksummed, as deposit addresses are stored. */
+  /** Checksummed where settlement reads it (as deposit addresses are stored); lower-case for chain activity. */
   to: string;
   value: bigint;
+}
+
+/** A transfer with its chain and its block's time: what settlement records and chain activity counts. */
+export interface ConfirmedTransfer extends UsdcTransfer {
+  chain: string;
+  blockTime: Date;
 }
 
 /** Earlier block first, then earlier log: the order transfers happened in. */

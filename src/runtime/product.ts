@@ -1,6 +1,6 @@
 import { Accounts } from "../accounts/accounts";
 import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
-import { startActivity } from "../activity/activity-runner";
+import { activitySettingsFromConfig, startActivity } from "../activity/activity-runner";
 import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
@@ -115,9 +115,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
   const activity = startActivity({
     databaseUrl: server.url,
     db,
-    chains: config.ACTIVITY_CHAINS,
     logger,
-    pollMs: config.ACTIVITY_POLL_SECONDS * 1000,
+    ...activitySettingsFromConfig(config),
   });
   shutdown.register("chain activity readers", () => activity.stop());
   const renewals = startRenewals({

@@ -11,6 +11,7 @@ import {
   defineChain,
   http,
   type PublicClient,
+  parseAbi,
   parseSignature,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -54,55 +55,12 @@ contract TestUSDC {
   }
 }`;
 
-const TOKEN_ABI = [
-  {
-    type: "function",
-    name: "mint",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address" },
-      { name: "v", type: "uint256" },
-    ],
-    outputs: [],
-  },
-  {
-    type: "function",
-    name: "transfer",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address" },
-      { name: "v", type: "uint256" },
-    ],
-    outputs: [{ name: "", type: "bool" }],
-  },
-  {
-    type: "function",
-    name: "spray",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "to", type: "address[]" },
-      { name: "v", type: "uint256" },
-    ],
-    outputs: [],
-  },
-  {
-    type: "function",
-    name: "transferWithAuthorization",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "from", type: "address" },
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" },
-      { name: "validBefore", type: "uint256" },
-      { name: "nonce", type: "bytes32" },
-      { name: "v", type: "uint8" },
-      { name: "r", type: "bytes32" },
-      { name: "s", type: "bytes32" },
-    ],
-    outputs: [],
-  },
-] as const;
+const TOKEN_ABI = parseAbi([
+  "function mint(address to, uint256 v)",
+  "function transfer(address to, uint256 v) returns (bool)",
+  "function spray(address[] to, uint256 v)",
+  "function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)",
+]);
 
 /** Compiled once per source text and kept in the temp dir: solc takes seconds, a read milliseconds. */
 async function tokenBytecode(): Promise<`0x${string}`> {

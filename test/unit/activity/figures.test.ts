@@ -1,24 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { dailyOf, observedOf } from "../../../src/activity/figures";
-import { type ObservedTransfer, type TransferFlag, transferKey } from "../../../src/activity/wash-rules";
+import { type TransferFlag, transferKey } from "../../../src/activity/wash-rules";
+import { transferMaker } from "../../support/transfers";
 
 const PAY_TO = "0x00000000000000000000000000000000000000a1";
 const asOf = new Date("2026-11-30T12:00:00.000Z");
-const HOUR = 3_600_000;
-let block = 0n;
-function payment(from: string, value: bigint, hoursBeforeAsOf: number): ObservedTransfer {
-  block += 1n;
-  return {
-    chain: "eip155:8453",
-    txHash: `0x${block.toString(16).padStart(64, "0")}`,
-    logIndex: 0,
-    blockNumber: block,
-    blockTime: new Date(asOf.getTime() - hoursBeforeAsOf * HOUR),
-    from,
-    to: PAY_TO,
-    value,
-  };
-}
+const transfer = transferMaker(asOf);
+const payment = (from: string, value: bigint, hoursBeforeAsOf: number) =>
+  transfer(from, PAY_TO, value, hoursBeforeAsOf);
 const payer = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const noClaims = {
   directory: { volumeUsdc30d: null, txCount30d: null, uniquePayers30d: null },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { flagTransfers, type ObservedTransfer, transferKey } from "../../../src/activity/wash-rules";
+import { transferMaker } from "../../support/transfers";
 
 const PAY_TO = "0x00000000000000000000000000000000000000a1";
 const OTHER_PAY_TO = "0x00000000000000000000000000000000000000a2";
@@ -8,7 +9,6 @@ const ALICE = "0x0000000000000000000000000000000000000b01";
 const BOB = "0x0000000000000000000000000000000000000b02";
 const ZERO = "0x0000000000000000000000000000000000000000";
 const asOf = new Date("2026-11-30T00:00:00.000Z");
-const HOUR = 3_600_000;
 
 /** PAY_TO and OTHER_PAY_TO belong to service s1; FOREIGN_PAY_TO to s2. */
 const watched = new Map<string, readonly string[]>([
@@ -17,20 +17,7 @@ const watched = new Map<string, readonly string[]>([
   [FOREIGN_PAY_TO, ["s2"]],
 ]);
 
-let block = 0n;
-function transfer(from: string, to: string, value: bigint, hoursBeforeAsOf: number): ObservedTransfer {
-  block += 1n;
-  return {
-    chain: "eip155:8453",
-    txHash: `0x${block.toString(16).padStart(64, "0")}`,
-    logIndex: 0,
-    blockNumber: block,
-    blockTime: new Date(asOf.getTime() - hoursBeforeAsOf * HOUR),
-    from,
-    to,
-    value,
-  };
-}
+const transfer = transferMaker(asOf);
 const rulesOf = (flags: ReturnType<typeof flagTransfers>, t: ObservedTransfer) =>
   (flags.get(transferKey(t)) ?? []).map((flag) => flag.rule);
 
