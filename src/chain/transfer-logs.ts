@@ -1,5 +1,5 @@
 import pThrottle from "p-throttle";
-import { createPublicClient, http, webSocket } from "viem";
+import { BaseError, createPublicClient, http, webSocket } from "viem";
 import { byChainOrder, TRANSFER_EVENT, type UsdcTransfer } from "./usdc-transfers";
 
 /** One USDC Transfer log, its addresses lower-case. */
@@ -37,10 +37,23 @@ export interface ChainBlock {
 const MAX_BACKOFF_MS = 30_000;
 
 /**
+ * How RPC endpoints refuse a request that is too wide: too many results ("query returned more
+ * than 10000 results", "log response size exceeded"), a block range or topic list over their
+ * limit, or no answer in time. Such a request succeeds when narrower.
+ */
+const REFUSAL = /more than|too many|exceed|limit|range|too large|size|timed? ?out|timeout/i;
+
+export function isRangeRefusal(error: unknown): boolean {
+  // viem's full message quotes the URL and the request body: only what the endpoint said counts.
+  if (error instanceof BaseError) return REFUSAL.test(`${error.shortMessage} ${error.details}`);
+  return error instanceof Error && REFUSAL.test(error.message);
+}
+
+/**
  * Reads USDC Transfer logs to and from many addresses over a JSON-RPC endpoint, within its limits:
  * addresses go in topic OR-lists of `addressesPerRequest`, block ranges halve when the endpoint
  * refuses one (too many results, response too large, timeout) and double again after a success,
- * every request passes one rate limit, and a failing one-block request is retried with backoff.
+ * every request passes one rate limit, and other failures are retried with backoff.
  */
 export class TransferLogReader {
   private readonly client;
@@ -114,9 +127,13 @@ export class TransferLogReader {
       try {
         transfers = await this.read(addresses, start, end);
       } catch (error) {
+        // A refused range is asked again at once, narrower; anything else waits longer each time.
+        if (this.span > 1n && isRangeRefusal(error)) {
+          this.span /= 2n;
+          continue;
+        }
         failures += 1;
-        if (this.span > 1n) this.span /= 2n;
-        else if (failures >= this.limits.maxAttempts) throw error;
+        if (failures >= this.limits.maxAttempts) throw error;
         const pause = Math.min(this.limits.backoffMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
         await new Promise((resolve) => setTimeout(resolve, pause));
         continue;

@@ -19,7 +19,8 @@ import { privateKeyToAccount } from "viem/accounts";
 /**
  * A minimal USDC for tests: 6 decimals and the standard Transfer event (what settlement and chain
  * activity read), plain transfers, EIP-3009 transferWithAuthorization (how x402 settles: the payer
- * signs, anyone submits) and `spray` (one transfer to each of many addresses in one transaction).
+ * signs, anyone submits) and `emitTransfers` (Transfer logs to many addresses in one transaction,
+ * balances untouched: volume for benchmarks).
  */
 const TOKEN_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -36,7 +37,7 @@ contract TestUSDC {
     require(balanceOf[from] >= v, "balance"); balanceOf[from] -= v; balanceOf[to] += v; emit Transfer(from, to, v);
   }
   function transfer(address to, uint256 v) external returns (bool) { move(msg.sender, to, v); return true; }
-  function spray(address[] calldata to, uint256 v) external { for (uint256 i = 0; i < to.length; i++) move(msg.sender, to[i], v); }
+  function emitTransfers(address[] calldata to, uint256 v) external { for (uint256 i = 0; i < to.length; i++) emit Transfer(msg.sender, to[i], v); }
   function DOMAIN_SEPARATOR() public view returns (bytes32) {
     return keccak256(abi.encode(
       keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
@@ -58,7 +59,7 @@ contract TestUSDC {
 const TOKEN_ABI = parseAbi([
   "function mint(address to, uint256 v)",
   "function transfer(address to, uint256 v) returns (bool)",
-  "function spray(address[] to, uint256 v)",
+  "function emitTransfers(address[] to, uint256 v)",
   "function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)",
 ]);
 
@@ -100,15 +101,15 @@ export interface LocalChain {
   client: PublicClient;
   /** Sends `units` micro-USDC from the funded test account to `to`; resolves once mined. */
   pay(to: string, units: bigint): Promise<bigint>;
-  /** The funded test account that `pay` and `spray` send from. */
+  /** The funded test account that `pay` and `emitTransfers` send from. */
   funder: `0x${string}`;
   /**
    * Moves `units` from the key's address to `to` the way x402 settles: the payer signs an EIP-3009
    * authorization and the funded account submits it. Resolves once mined, with the block.
    */
   payWithAuthorization(payerKey: `0x${string}`, to: string, units: bigint): Promise<bigint>;
-  /** One transfer of `units` from the funded account to each address, in one transaction. */
-  spray(to: readonly string[], units: bigint): Promise<bigint>;
+  /** One Transfer log of `units` from the funded account to each address, in one transaction (balances untouched). */
+  emitTransfers(to: readonly string[], units: bigint): Promise<bigint>;
   /** evm_snapshot / evm_revert: a chain reorganisation back to the snapshot. */
   snapshot(): Promise<`0x${string}`>;
   revert(id: `0x${string}`): Promise<void>;
@@ -138,7 +139,8 @@ export async function startLocalChain(): Promise<LocalChain> {
     rpcUrls: { default: { http: [rpcUrl] } },
   });
   const client = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
-  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
+  // A transaction with thousands of logs takes ganache longer than viem's default 10 s.
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl, { timeout: 300_000 }) });
   const testClient = createTestClient({ mode: "ganache", chain, transport: http(rpcUrl) });
   const deployHash = await wallet.deployContract({ abi: TOKEN_ABI, bytecode: await tokenBytecode() });
   const usdc = (await client.waitForTransactionReceipt({ hash: deployHash })).contractAddress;
@@ -201,11 +203,11 @@ export async function startLocalChain(): Promise<LocalChain> {
       if (receipt.status !== "success") throw new Error("transferWithAuthorization reverted");
       return receipt.blockNumber;
     },
-    async spray(to, units) {
+    async emitTransfers(to, units) {
       const hash = await wallet.writeContract({
         address: usdc,
         abi: TOKEN_ABI,
-        functionName: "spray",
+        functionName: "emitTransfers",
         args: [to as `0x${string}`[], units],
         gas: 30_000_000n,
       });
