@@ -3,7 +3,7 @@
 // number, on any machine, all with the same DATABASE_URL: they share the work and the sweep fires
 // once across them. Without DATABASE_URL it uses the embedded Postgres of this directory (shared
 // with `npm start`).
-import { activitySettingsFromConfig, startActivity } from "../src/activity/activity-runner";
+import { startConfiguredActivity } from "../src/activity/activity-runner";
 import { createPrismaClient } from "../src/db/prisma-client";
 import { probeSettingsFromConfig } from "../src/probe/settings";
 import { startProbing } from "../src/probe/start-probing";
@@ -42,12 +42,7 @@ await runCli("worker", async ({ config, logger }) => {
       logger,
     });
     shutdown.register("webhook delivery", () => webhooks.stop());
-    const activity = startActivity({
-      databaseUrl: server.url,
-      db,
-      logger,
-      ...activitySettingsFromConfig(config),
-    });
+    const activity = startConfiguredActivity(config, { databaseUrl: server.url, db, logger });
     shutdown.register("chain activity readers", () => activity.stop());
     logger.info(
       {

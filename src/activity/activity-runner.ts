@@ -19,9 +19,16 @@ export interface ActivityOptions {
   pollMs: number;
 }
 
-/** ACTIVITY_CHAINS and ACTIVITY_POLL_SECONDS. */
-export function activitySettingsFromConfig(config: Config): Pick<ActivityOptions, "chains" | "pollMs"> {
-  return { chains: config.ACTIVITY_CHAINS, pollMs: config.ACTIVITY_POLL_SECONDS * 1000 };
+/** The readers of ACTIVITY_CHAINS, every ACTIVITY_POLL_SECONDS. */
+export function startConfiguredActivity(
+  config: Config,
+  deps: Pick<ActivityOptions, "databaseUrl" | "db" | "logger">,
+): RunningLoop {
+  return startActivity({
+    ...deps,
+    chains: config.ACTIVITY_CHAINS,
+    pollMs: config.ACTIVITY_POLL_SECONDS * 1000,
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Accounts } from "../accounts/accounts";
 import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
-import { activitySettingsFromConfig, startActivity } from "../activity/activity-runner";
+import { startConfiguredActivity } from "../activity/activity-runner";
 import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
 import { CATALOGUE_CHANGED_CHANNEL } from "../catalogue/catalogue-changes";
@@ -112,12 +112,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     pollMs: config.SETTLEMENT_POLL_SECONDS * 1000,
   });
   shutdown.register("settlement watchers", () => settlement.stop());
-  const activity = startActivity({
-    databaseUrl: server.url,
-    db,
-    logger,
-    ...activitySettingsFromConfig(config),
-  });
+  const activity = startConfiguredActivity(config, { databaseUrl: server.url, db, logger });
   shutdown.register("chain activity readers", () => activity.stop());
   const renewals = startRenewals({
     db,

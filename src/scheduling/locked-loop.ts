@@ -29,10 +29,7 @@ export interface RunningLoop {
  */
 export function startLockedLoop(options: LockedLoopOptions): RunningLoop {
   let lock: HeldLock | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> | undefined;
-  let stopped = false;
-  const runRound = async () => {
+  const loop = startRepeating(async () => {
     try {
       lock ??= await tryLockSource(options.databaseUrl, options.key, options.namespace);
       if (lock) await options.round();
@@ -40,11 +37,28 @@ export function startLockedLoop(options: LockedLoopOptions): RunningLoop {
       const { type, message } = safeError(error);
       options.logger.warn(options.describeFailure(`${type}: ${message}`), options.failureMessage);
     }
+  }, options.pollMs);
+  return {
+    async stop() {
+      await loop.stop();
+      await lock?.release().catch(() => undefined);
+      lock = null;
+    },
   };
+}
+
+/**
+ * Runs `round` now and then `pollMs` after each round ends, so rounds never overlap; `stop`
+ * waits for a running round. `round` handles its own errors.
+ */
+export function startRepeating(round: () => Promise<void>, pollMs: number): RunningLoop {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
   const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      round = runRound().finally(() => schedule(options.pollMs));
+      running = round().finally(() => schedule(pollMs));
     }, delayMs);
   };
   schedule(0);
@@ -52,9 +66,7 @@ export function startLockedLoop(options: LockedLoopOptions): RunningLoop {
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await round;
-      await lock?.release().catch(() => undefined);
-      lock = null;
+      await running;
     },
   };
 }
