@@ -38,7 +38,12 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
       JOIN unnest(${all}::text[]) WITH ORDINALITY AS a(address, n) ON a.n - 1 = e.n`;
 
     const settings = activityChain(info.rpcUrl, info.usdc, { confirmations: 1 });
-    settings.limits = { ...settings.limits, maxBlockRange: 2_000, addressesPerRequest: 500, requestsPerSecond: 1_000 };
+    settings.limits = {
+      ...settings.limits,
+      maxBlockRange: 2_000,
+      addressesPerRequest: 500,
+      requestsPerSecond: 1_000,
+    };
     const reader = new TransferLogReader(settings.rpcUrl, settings.usdcContract, settings.limits);
     const watcher = new ActivityWatcher(db, settings, reader, benchLogger);
     const backfillStart = Date.now();
@@ -59,8 +64,22 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
       markdownTable(
         ["step", "time", "RPC requests", "rows", "peak RSS growth", "peak heap growth"],
         [
-          ["backfill (read + store)", `${backfillSeconds.toFixed(1)} s`, reader.requests, stored, `${backfill.rssMb.toFixed(0)} MB`, `${backfill.heapMb.toFixed(0)} MB`],
-          ["figures and flags of every service", `${figuresSeconds.toFixed(1)} s`, 0, await db.serviceActivity.count(), `${figures.rssMb.toFixed(0)} MB`, `${figures.heapMb.toFixed(0)} MB`],
+          [
+            "backfill (read + store)",
+            `${backfillSeconds.toFixed(1)} s`,
+            reader.requests,
+            stored,
+            `${backfill.rssMb.toFixed(0)} MB`,
+            `${backfill.heapMb.toFixed(0)} MB`,
+          ],
+          [
+            "figures and flags of every service",
+            `${figuresSeconds.toFixed(1)} s`,
+            0,
+            await db.serviceActivity.count(),
+            `${figures.rssMb.toFixed(0)} MB`,
+            `${figures.heapMb.toFixed(0)} MB`,
+          ],
         ],
       ),
       "",
