@@ -43,6 +43,7 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
       maxBlockRange: 2_000,
       addressesPerRequest: 500,
       requestsPerSecond: 1_000,
+      timeoutMs: 300_000,
     };
     const reader = new TransferLogReader(settings.rpcUrl, settings.usdcContract, settings.limits);
     const watcher = new ActivityWatcher(db, settings, reader, benchLogger);
