@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../../src/config/config";
+import { loadConfig } from "../../../src/config/config";
+import { jsonSettingProblems } from "../../support/config-problems";
 
 const BASE = {
   chain: "eip155:8453",
@@ -8,15 +9,7 @@ const BASE = {
   confirmations: 12,
 };
 
-function problemsOf(value: unknown): string {
-  try {
-    loadConfig({ ACTIVITY_CHAINS: JSON.stringify(value) });
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems.join("\n");
-    throw error;
-  }
-  throw new Error("expected ACTIVITY_CHAINS to be rejected");
-}
+const problemsOf = (value: unknown) => jsonSettingProblems("ACTIVITY_CHAINS", value);
 
 describe("ACTIVITY_CHAINS", () => {
   it("when unset, then no chain is read and rounds are a minute apart", () => {
