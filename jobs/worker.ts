@@ -1,7 +1,9 @@
-// `npm run worker`: serves the probe queue and delivers webhooks until SIGINT/SIGTERM, and its
-// metrics on METRICS_PORT when set. Start any number, on any machine, all with the same
-// DATABASE_URL: they share the work and the sweep fires once across them. Without DATABASE_URL it
-// uses the embedded Postgres of this directory (shared with `npm start`).
+// `npm run worker`: serves the probe queue, delivers webhooks and reads chain activity
+// (ACTIVITY_CHAINS) until SIGINT/SIGTERM, and serves its metrics on METRICS_PORT when set. Start
+// any number, on any machine, all with the same DATABASE_URL: they share the work and the sweep
+// fires once across them. Without DATABASE_URL it uses the embedded Postgres of this directory
+// (shared with `npm start`).
+import { startConfiguredActivity } from "../src/activity/activity-runner";
 import { createPrismaClient } from "../src/db/prisma-client";
 import { createReadPool } from "../src/db/read-pool";
 import { exposeMetrics, metricsSettingsFromConfig } from "../src/metrics/serve-metrics";
@@ -18,8 +20,10 @@ import { webhookSettingsFromConfig } from "../src/webhooks/settings";
 await runCli("worker", async ({ config, logger }) => {
   const settings = probeSettingsFromConfig(config);
   const webhookSettings = webhookSettingsFromConfig(config);
-  if (!settings.enabled && !webhookSettings.deliver) {
-    logger.warn("PROBE_ENABLED and WEBHOOK_DELIVERY_ENABLED are false: a worker has nothing to do");
+  if (!settings.enabled && !webhookSettings.deliver && config.ACTIVITY_CHAINS.length === 0) {
+    logger.warn(
+      "PROBE_ENABLED and WEBHOOK_DELIVERY_ENABLED are false and ACTIVITY_CHAINS is empty: a worker has nothing to do",
+    );
     return 0;
   }
   const shutdown = new Shutdown(logger);
@@ -50,10 +54,13 @@ await runCli("worker", async ({ config, logger }) => {
       logger,
     });
     shutdown.register("webhook delivery", () => webhooks.stop());
+    const activity = startConfiguredActivity(config, { databaseUrl: server.url, db, logger });
+    shutdown.register("chain activity readers", () => activity.stop());
     logger.info(
       {
         probeConcurrency: settings.enabled ? settings.concurrency : 0,
         webhookConcurrency: webhookSettings.deliver ? webhookSettings.concurrency : 0,
+        activityChains: config.ACTIVITY_CHAINS.map((chain) => chain.chain),
       },
       "worker ready",
     );

@@ -1,4 +1,5 @@
 import type { KeyOwner } from "../accounts/api-keys";
+import type { ConfirmedTransfer } from "../chain/usdc-transfers";
 import { queryRows } from "../db/read-pool";
 import type { Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
@@ -86,11 +87,6 @@ export async function expireDueOrders(tx: Transaction): Promise<number> {
   await announceOrders(tx, "payment_order.expired", ids);
   await voidInvoicesOfOrders(tx, ids);
   return moved.length;
-}
-
-export interface ConfirmedTransfer extends RecordedTransfer {
-  blockNumber: bigint;
-  to: string;
 }
 
 /**

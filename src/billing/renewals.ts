@@ -3,6 +3,7 @@ import { queryRows } from "../db/read-pool";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
+import { startRepeating } from "../scheduling/locked-loop";
 import { moveSubscriptions } from "./subscription-transitions";
 import { type BillingSettings, issueInvoice } from "./subscriptions";
 
@@ -127,28 +128,15 @@ export function startRenewals(options: {
   logger: Logger;
   intervalMs: number;
 }): RunningRenewals {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
-  const schedule = (delayMs: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = renewOnce(options.db, options.settings)
+  return startRepeating(
+    () =>
+      renewOnce(options.db, options.settings)
         .then((outcome) => {
           if (outcome && outcome.canceled + outcome.renewed + outcome.pastDue > 0) {
             options.logger.info(outcome, "subscription renewals");
           }
         })
-        .catch((error: unknown) => options.logger.warn({ err: error }, "renewal round failed; retrying"))
-        .finally(() => schedule(options.intervalMs));
-    }, delayMs);
-  };
-  schedule(0);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
-    },
-  };
+        .catch((error: unknown) => options.logger.warn({ err: error }, "renewal round failed; retrying")),
+    options.intervalMs,
+  );
 }

@@ -19,16 +19,26 @@ export interface SettlementChain {
 /** A day: a payer who pays a closed order late pays an address no other order holds yet. */
 export const DEFAULT_ADDRESS_REST_SECONDS = 86_400;
 
+/** The fields every chain setting shares (SETTLEMENT_CHAINS, ACTIVITY_CHAINS). */
+export const chainEndpointFields = {
+  rpc_url: z.url({ protocol: /^(https?|wss?)$/, error: "rpc_url must be an http(s) or ws(s) URL" }),
+  usdc_contract: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "usdc_contract must be a 0x-prefixed 20-byte address"),
+  confirmations: z.number().int().min(1, "confirmations must be at least 1").max(1000),
+  start_block: z.number().int().min(0).optional(),
+};
+
+/** Chain names are unique within one setting. */
+export function uniqueChains<T extends { chain: string }>(chains: readonly T[]): boolean {
+  return new Set(chains.map((c) => c.chain)).size === chains.length;
+}
+
 const chainEntry = z
   .strictObject({
     chain: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, "chain must be a lower-case name such as base"),
-    rpc_url: z.url({ protocol: /^(https?|wss?)$/, error: "rpc_url must be an http(s) or ws(s) URL" }),
-    usdc_contract: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{40}$/, "usdc_contract must be a 0x-prefixed 20-byte address"),
-    confirmations: z.number().int().min(1, "confirmations must be at least 1").max(1000),
+    ...chainEndpointFields,
     xpub: z.string().refine(isExtendedPublicKey, "xpub must be an extended public key (never a private one)"),
-    start_block: z.number().int().min(0).optional(),
     address_rest_seconds: z
       .number()
       .int()
@@ -49,12 +59,7 @@ const chainEntry = z
   );
 
 /** SETTLEMENT_CHAINS: chain names are unique. */
-export const settlementChainsSchema = z
-  .array(chainEntry)
-  .refine(
-    (chains) => new Set(chains.map((c) => c.chain)).size === chains.length,
-    "chain names must be unique",
-  );
+export const settlementChainsSchema = z.array(chainEntry).refine(uniqueChains, "chain names must be unique");
 
 /**
  * Why an order naming `unknown` chains is refused, and what would be accepted. The accepted chains

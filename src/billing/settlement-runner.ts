@@ -2,8 +2,7 @@ import { UsdcChainReader } from "../chain/usdc-transfers";
 import type { Database } from "../db/prisma-client";
 import { inTransaction } from "../db/transaction";
 import type { Logger } from "../logging/logger";
-import { safeError } from "../logging/safe-error";
-import { type HeldLock, tryLockSource } from "../scheduling/source-lock";
+import { startLockedLoop } from "../scheduling/locked-loop";
 import { expireDueOrders } from "./payment-order-transitions";
 import type { SettlementChain } from "./settlement-chains";
 import { SettlementWatcher } from "./settlement-watcher";
@@ -25,68 +24,38 @@ export interface RunningSettlement {
 }
 
 /**
- * One watcher per configured chain. Any number of processes may run this: each round, a process
- * that does not hold the chain's advisory lock tries to take it, and only the holder reads the
- * chain (if it dies, Postgres frees the lock and another takes over within a round). Each round
- * also expires due orders (idempotent: conditional updates), so expiry needs no extra schedule.
+ * One watcher per configured chain, run by the holder of the chain's advisory lock (any number
+ * of processes may start it). Each round also expires due orders (idempotent: conditional
+ * updates), so expiry needs no extra schedule.
  */
 export function startSettlement(options: SettlementOptions): RunningSettlement {
-  const loops = options.chains.map((chain) => new ChainLoop(options, chain));
-  for (const loop of loops) loop.start();
-  return { stop: async () => void (await Promise.all(loops.map((loop) => loop.stop()))) };
-}
-
-class ChainLoop {
-  private readonly watcher: SettlementWatcher;
-  private lock: HeldLock | null = null;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly options: SettlementOptions,
-    private readonly chain: SettlementChain,
-  ) {
-    const reader = new UsdcChainReader(chain.rpcUrl, chain.usdcContract);
-    this.watcher = new SettlementWatcher(options.db, chain, reader, options.logger);
-  }
-
-  start(): void {
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.round;
-    await this.lock?.release().catch(() => undefined);
-    this.lock = null;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.round = this.runRound().finally(() => this.schedule(this.options.pollMs));
-    }, delayMs);
-  }
-
-  private async runRound(): Promise<void> {
-    const { logger, db, databaseUrl } = this.options;
-    try {
-      this.lock ??= await tryLockSource(databaseUrl, this.chain.chain, SETTLEMENT_LOCK_NAMESPACE);
-      if (!this.lock) return;
-      await this.watcher.catchUp();
-      const expired = await inTransaction(db, (tx) => expireDueOrders(tx), { timeoutMs: 60_000 });
-      if (expired > 0) logger.info({ expired }, "expired payment orders");
-    } catch (error) {
+  const { db, logger } = options;
+  const loops = options.chains.map((chain) => {
+    const watcher = new SettlementWatcher(
+      db,
+      chain,
+      new UsdcChainReader(chain.rpcUrl, chain.usdcContract),
+      logger,
+    );
+    return startLockedLoop({
+      databaseUrl: options.databaseUrl,
+      namespace: SETTLEMENT_LOCK_NAMESPACE,
+      key: chain.chain,
+      pollMs: options.pollMs,
+      logger,
+      round: async () => {
+        await watcher.catchUp();
+        const expired = await inTransaction(db, (tx) => expireDueOrders(tx), { timeoutMs: 60_000 });
+        if (expired > 0) logger.info({ expired }, "expired payment orders");
+      },
       // The RPC endpoint or the database failed: the cursor has not moved past anything unrecorded.
       // viem's messages quote the RPC URL, which often carries the provider's key in its path.
-      const { type, message } = safeError(error);
-      const shown = message.replaceAll(this.chain.rpcUrl, "<rpc_url>");
-      logger.warn(
-        { chain: this.chain.chain, error: `${type}: ${shown}` },
-        "settlement round failed; retrying",
-      );
-    }
-  }
+      describeFailure: (message) => ({
+        chain: chain.chain,
+        error: message.replaceAll(chain.rpcUrl, "<rpc_url>"),
+      }),
+      failureMessage: "settlement round failed; retrying",
+    });
+  });
+  return { stop: async () => void (await Promise.all(loops.map((loop) => loop.stop()))) };
 }

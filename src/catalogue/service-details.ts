@@ -1,3 +1,4 @@
+import type { DailyFigures, ObservedJson } from "../activity/figures";
 import { fixedStatement, type Queryable, queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import type { SourceKind } from "../generated/prisma/enums";
@@ -66,6 +67,8 @@ export interface EndpointDetail {
   selfReported: SelfReported | null;
   evidence: EndpointEvidence;
   drift: EndpointDrift | null;
+  /** What the chain shows its pay_tos were paid (src/activity); null when no chain is read for them. */
+  observed: ObservedJson | null;
   trust: TrustRecord;
 }
 
@@ -97,6 +100,8 @@ export interface ServiceDetail {
   sources: SourceListing[];
   probe: ProbeSummary;
   trust: TrustRecord;
+  /** The entry's observed payments with their daily series over 30 days; null when none is read. */
+  observed: (ObservedJson & { daily: DailyFigures[] }) | null;
 }
 
 /** A payment option `po` (with its source `src`) field by field: one list for rows and for JSON. */
@@ -211,6 +216,7 @@ function entryEndpoints(asOf: Prisma.Sql): Prisma.Sql {
       ["probe", endpointProbeJson("e", asOf)],
       ["drift", latestDriftJson("e", asOf)],
       ["trust", trustJson("e")],
+      ["observed", Prisma.sql`(SELECT ea.observed FROM endpoint_activity ea WHERE ea.endpoint_id = e.id)`],
     ],
     Prisma.sql`FROM services m JOIN endpoints e ON e.service_id = m.id WHERE ${isEntryMember("m", "s")}`,
     Prisma.sql`(m.id = s.id) DESC, m.first_seen_at, m.id, e.position, e.id`,
@@ -235,6 +241,7 @@ interface EndpointJson {
   probe: ProbeJson;
   drift: Parameters<typeof driftOf>[0];
   trust: TrustJson;
+  observed: ObservedJson | null;
 }
 
 interface DetailRow extends ServiceRecord {
@@ -242,6 +249,18 @@ interface DetailRow extends ServiceRecord {
   endpointRows: EndpointJson[];
   sourceRows: AsJson<SourceListing, "firstSeenAt" | "lastSeenAt">[];
   probeRow: ProbeJson;
+  observedRow: ObservedJson | null;
+  dailyRows: DailyFigures[];
+}
+
+/** The entry's observed daily figures over the 30 days before `asOf`, oldest first. */
+function entryDaily(asOf: Prisma.Sql): Prisma.Sql {
+  const figures = (prefix: string) =>
+    Prisma.sql`json_build_object('volume_usdc', d.${Prisma.raw(`${prefix}volume_usdc`)}::text,
+      'tx_count', d.${Prisma.raw(`${prefix}tx_count`)}, 'unique_payers', d.${Prisma.raw(`${prefix}unique_payers`)})`;
+  return Prisma.sql`(SELECT coalesce(json_agg(json_build_object('day', d.day, 'raw', ${figures("")},
+      'adjusted', ${figures("adjusted_")}) ORDER BY d.day), '[]')
+    FROM service_activity_days d WHERE d.service_id = s.id AND d.day > (${asOf} - interval '30 days')::date)`;
 }
 
 const optionOf = (json: OptionJson): PaymentOptionRecord => ({
@@ -278,6 +297,7 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
         evidence: endpointEvidence(row.payToSharedWith, probe, new Date(row.listedSince), asOf),
         drift: driftOf(row.drift),
         trust: trustOf(row.trust),
+        observed: row.observed,
       });
     }
   }
@@ -292,7 +312,9 @@ function mergeEndpoints(rows: EndpointJson[], asOf: Date): EndpointDetail[] {
 const DETAIL = fixedStatement(Prisma.sql`
   SELECT ${SERVICE_COLUMNS}, ${entryEndpoints(Prisma.raw("$2::timestamptz"))} AS "endpointRows",
     ${ENTRY_SOURCES} AS "sourceRows", ${entryProbeJson("s", Prisma.raw("$2::timestamptz"))} AS "probeRow",
-    ${trustJson("s")} AS "trustRow"
+    ${trustJson("s")} AS "trustRow",
+    (SELECT sa.observed FROM service_activity sa WHERE sa.service_id = s.id) AS "observedRow",
+    ${entryDaily(Prisma.raw("$2::timestamptz"))} AS "dailyRows"
   FROM ${fromEntryOfRow(Prisma.raw("$1::uuid"))}`);
 
 /**
@@ -309,7 +331,7 @@ export async function getServiceDetail(
     rows: [row],
   } = await pool.query<DetailRow>({ ...DETAIL, values: [id, asOf] });
   if (!row) return null;
-  const { endpointRows, sourceRows, probeRow, trustRow, ...service } = row;
+  const { endpointRows, sourceRows, probeRow, trustRow, observedRow, dailyRows, ...service } = row;
   return {
     service,
     trust: trustOf(trustRow),
@@ -320,5 +342,6 @@ export async function getServiceDetail(
       lastSeenAt: new Date(source.lastSeenAt),
     })),
     probe: probeSummaryOf(probeRow, asOf),
+    observed: observedRow ? { ...observedRow, daily: dailyRows } : null,
   };
 }

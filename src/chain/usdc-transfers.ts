@@ -10,9 +10,23 @@ export interface UsdcTransfer {
   logIndex: number;
   blockNumber: bigint;
   from: string;
-  /** Checksummed, as deposit addresses are stored. */
+  /** Checksummed where settlement reads it (as deposit addresses are stored); lower-case for chain activity. */
   to: string;
   value: bigint;
+}
+
+/** A transfer with its chain and its block's time: what settlement records and chain activity counts. */
+export interface ConfirmedTransfer extends UsdcTransfer {
+  chain: string;
+  blockTime: Date;
+}
+
+/** Earlier block first, then earlier log: the order transfers happened in. */
+export function byChainOrder(
+  a: { blockNumber: bigint; logIndex: number },
+  b: { blockNumber: bigint; logIndex: number },
+): number {
+  return a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;
 }
 
 /** How many addresses one getLogs call filters on (RPC providers bound a request's topics). */
@@ -67,9 +81,7 @@ export class UsdcChainReader {
         });
       }
     }
-    return transfers.sort((a, b) =>
-      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
-    );
+    return transfers.sort(byChainOrder);
   }
 
   async blockTime(blockNumber: bigint): Promise<Date> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { activityChainsSchema } from "../activity/activity-chains";
 import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
@@ -341,6 +342,20 @@ export const settings = {
     schema: positiveInt(3600).default(60),
     description:
       "Pause between rounds of the renewal job (period ends, scheduled plan changes, renewal invoices, past_due). Every npm start process runs it; a transaction advisory lock lets one process at a time do a round.",
+  },
+  // Chain activity (src/activity): what watched pay_tos are paid on chain.
+  ACTIVITY_CHAINS: {
+    schema: jsonSetting(
+      activityChainsSchema,
+      '[{"chain":"eip155:8453","rpc_url":"https://…","usdc_contract":"0x8335…2913","confirmations":12}]',
+    ).default([]),
+    description:
+      "Chains whose USDC Transfer logs to and from every catalogued pay_to are read: a JSON array of {chain (CAIP-2), rpc_url, usdc_contract, confirmations, backfill_days? (30), start_block?, max_block_range? (2000), addresses_per_request? (100), requests_per_second? (10)}. A new pay_to is read from start_block, else from backfill_days back. The last three fit the RPC endpoint's limits (a refused range halves and grows back). Default: none (no observed figures).",
+  },
+  ACTIVITY_POLL_SECONDS: {
+    schema: positiveInt(3600).default(60),
+    description:
+      "Pause between rounds of the chain-activity reader (new confirmed blocks, new pay_tos, figures and flags). One process per chain reads (advisory lock), in npm start and npm run worker alike.",
   },
   // Events and webhooks (src/events, src/webhooks).
   EVENT_RETENTION_DAYS: {

@@ -8,6 +8,7 @@ import {
   invoicePaidData,
   paymentOrderEventData,
   paymentOrderUnappliedTransferData,
+  serviceActivityFlaggedData,
   serviceEventData,
   serviceHealthChangedData,
   serviceUpdatedData,
@@ -43,6 +44,11 @@ export const EVENT_KINDS = {
   "service.updated": kind("public", serviceUpdatedData, "A service's fields changed (old and new values)."),
   "service.delisted": kind("public", serviceEventData, "A full crawl of its source no longer found it."),
   "service.relisted": kind("public", serviceEventData, "A delisted service was found again."),
+  "service.activity_flagged": kind(
+    "public",
+    serviceActivityFlaggedData,
+    "A rule flagged payments to the service's pay_tos as self-dealing for the first time (rule and evidence per transfer).",
+  ),
   "endpoint.added": kind("public", endpointEventData, "A service gained an endpoint."),
   "endpoint.removed": kind("public", endpointEventData, "A service lost an endpoint."),
   "endpoint.price_changed": kind(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FLAG_RULES } from "../activity/wash-rules";
 
 /**
  * The `data` of each event kind, version 1. A change to a payload that could break a consumer
@@ -227,4 +228,27 @@ export const x402PaymentData = z.strictObject({
       failure_reason: z.string().nullable().meta({ description: "Why settling failed, when it did." }),
     })
     .meta({ id: "EventX402PaymentRef" }),
+});
+
+export const serviceActivityFlaggedData = z.strictObject({
+  service: serviceRef,
+  flagged_transfers: z.number().int().meta({ description: "Transfers flagged for the first time." }),
+  rules: z
+    .array(z.enum(FLAG_RULES))
+    .meta({ description: "The rules that flagged them (docs/agents.md, Observed volume)." }),
+  transfers: z
+    .array(
+      z.strictObject({
+        rule: z.enum(FLAG_RULES).meta({ description: "The rule that flagged it." }),
+        chain: z.string().meta({ description: "CAIP-2 chain id, e.g. eip155:8453." }),
+        tx_hash: z.string().meta({ description: "The flagged transfer's transaction." }),
+        log_index: z.number().int().meta({ description: "Its Transfer log's index in the block." }),
+        payer: z.string().meta({ description: "The sender, lower-case." }),
+        pay_to: z.string().meta({ description: "The service's pay_to, lower-case." }),
+        value_usdc: decimal,
+        at: z.string().meta({ description: "The block's time (ISO 8601)." }),
+        evidence: z.array(z.string()).meta({ description: "The transactions that triggered the rule." }),
+      }),
+    )
+    .meta({ description: "Up to 20 of the flagged transfers, each with its rule and evidence." }),
 });

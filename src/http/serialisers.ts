@@ -132,6 +132,7 @@ function endpointDetailJson(endpoint: EndpointDetail) {
     },
     drift: driftJson(endpoint.drift),
     ...endpointTrustJson(endpoint.trust),
+    observed: endpoint.observed,
   };
 }
 
@@ -169,6 +170,7 @@ export function serviceDetailJson(detail: ServiceDetail) {
     probe: probeJson(detail.probe),
     ...serviceTrustJson(detail.trust),
     sources: detail.sources.map(sourceListingJson),
+    observed: detail.observed,
   };
 }
 

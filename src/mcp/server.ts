@@ -124,7 +124,8 @@ export const MCP_TOOLS = {
     title: "One x402 service",
     description:
       "A service by the id a search shows (an entry's id or any of its rows' ids): its endpoints with payment options, payability, call descriptions and our probe " +
-      "results, its figures and its sources, like GET /v1/services/{id}.",
+      "results, its figures and its sources, and `observed`: what the chain shows its pay_tos were paid (raw and adjusted, " +
+      "flags of self-dealing with their evidence, the claims beside it), like GET /v1/services/{id}.",
   },
   get_service_history: {
     title: "History of a service's figures",

@@ -1,5 +1,6 @@
 import { Accounts, accountSettingsFromConfig } from "../accounts/accounts";
 import { API_KEYS_CHANGED_CHANNEL } from "../accounts/key-cache";
+import { startConfiguredActivity } from "../activity/activity-runner";
 import { answerKeySettingsFromConfig, loadAnswerKeys } from "../answer-signing/answer-key-loading";
 import { startRenewals } from "../billing/renewals";
 import { startSettlement } from "../billing/settlement-runner";
@@ -133,6 +134,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     pollMs: config.SETTLEMENT_POLL_SECONDS * 1000,
   });
   shutdown.register("settlement watchers", () => settlement.stop());
+  const activity = startConfiguredActivity(config, { databaseUrl: server.url, db, logger });
+  shutdown.register("chain activity readers", () => activity.stop());
   const renewals = startRenewals({
     db,
     settings: {

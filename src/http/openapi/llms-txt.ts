@@ -35,6 +35,10 @@ const INTRO = [
   "narrow with filters (price in USDC as a decimal string, network as CAIP-2, `payable=true` for endpoints a",
   "standard x402 client can pay as published), then read `GET /v1/services/{id}` for each endpoint's payment",
   "options, payability verdict with reasons, how to call it (`call`) and our own probe results.",
+  "Where a chain is read, `observed` (service and endpoint detail) says what its pay_tos were really paid on chain:",
+  "`raw` and `adjusted` (self-dealing left out) volume, transfers and payers over 24 h, 7 d and 30 d, `flags`",
+  "(self_payment, round_trip, funded_by_pay_to, concentration) with the transactions behind each, and the",
+  "directory's and feed's `claims` beside them (`claims_exceed_observed` past twice the adjusted figure).",
   "The same is available as MCP tools at `POST /mcp` (Streamable HTTP).",
 ].join("\n");
 

@@ -11,6 +11,7 @@ import {
   searchListSchema,
   serviceIdParam,
 } from "./common";
+import { endpointObservedSchema, serviceObservedSchema } from "./observed";
 import { optionPayabilityFields, payabilitySchema, priceKindSchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
 import { endpointTrustFields, listTrustFields, serviceTrustFields } from "./trust";
@@ -226,6 +227,7 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
     evidence: evidenceSchema,
     drift: driftSchema,
     ...endpointTrustFields,
+    observed: endpointObservedSchema,
   })
   .meta({ id: "ServiceDetailEndpoint" });
 
@@ -254,6 +256,7 @@ export const serviceDetailSchema = serviceSchema
     probe: probeSchema,
     ...serviceTrustFields,
     sources: z.array(sourceListingSchema).meta({ description: "Every source that listed the entry." }),
+    observed: serviceObservedSchema,
   })
   .meta({ id: "ServiceDetail" });
 

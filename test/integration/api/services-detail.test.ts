@@ -121,6 +121,7 @@ describe("GET /v1/services/{id} and /history", () => {
           drift: null,
           ...NOT_JUDGED,
           checks: null,
+          observed: null,
         },
         {
           method: "POST",
@@ -135,6 +136,7 @@ describe("GET /v1/services/{id} and /history", () => {
           drift: null,
           ...NOT_JUDGED,
           checks: null,
+          observed: null,
         },
       ],
       uptime_30d: 99.95,
@@ -161,6 +163,7 @@ describe("GET /v1/services/{id} and /history", () => {
           last_seen_at: "2026-02-10T00:00:00.000Z",
         },
       ],
+      observed: null,
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config/config";
 import { TEST_ACCOUNT_KEY, TEST_XPUB } from "../../support/billing";
+import { jsonSettingProblems } from "../../support/config-problems";
 
 const BASE = {
   chain: "base",
@@ -10,15 +11,7 @@ const BASE = {
   xpub: TEST_XPUB,
 };
 
-function problemsOf(value: unknown): string {
-  try {
-    loadConfig({ SETTLEMENT_CHAINS: JSON.stringify(value) });
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems.join("\n");
-    throw error;
-  }
-  throw new Error("expected SETTLEMENT_CHAINS to be rejected");
-}
+const problemsOf = (value: unknown) => jsonSettingProblems("SETTLEMENT_CHAINS", value);
 
 describe("SETTLEMENT_CHAINS", () => {
   it("when unset, then no chain is configured and watchers poll every 15 s", () => {

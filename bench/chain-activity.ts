@@ -1,0 +1,98 @@
+// Chain activity: a backfill of every watched pay_to's USDC Transfer logs from a local chain,
+// then the figures and flags of every service.
+// Standalone: `node --import tsx bench/chain-activity.ts [addresses] [transfers per address]`.
+import { ActivityWatcher } from "../src/activity/activity-watcher";
+import { refreshActivity } from "../src/activity/refresh-activity";
+import { TransferLogReader } from "../src/chain/transfer-logs";
+import { activityChain, BASE } from "../test/support/activity";
+import { watchedAddress } from "./chain-activity-addresses";
+import { benchDatabase, benchLogger, markdownTable, peakMemoryGrowthMb, startHelperProcess } from "./support";
+
+const ENDPOINTS_PER_SERVICE = 10;
+
+export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10): Promise<string> {
+  const started = Date.now();
+  const { info, child } = await startHelperProcess<{ rpcUrl: string; usdc: string; head: string }>(
+    "bench/activity-chain.ts",
+    [String(addresses), String(rounds)],
+  );
+  const chainSeconds = (Date.now() - started) / 1000;
+  const database = await benchDatabase();
+  try {
+    const { db } = database;
+    // One source, addresses / 10 services of 10 endpoints, one pay_to per endpoint.
+    await db.$executeRaw`INSERT INTO sources (id, kind, base_url, updated_at)
+      VALUES ('00000000-0000-4000-8000-000000000001', 'html_directory', 'https://bench.test/', now())`;
+    const services = Math.ceil(addresses / ENDPOINTS_PER_SERVICE);
+    await db.$executeRaw`INSERT INTO services (id, source_id, detail_url, name, first_seen_at, last_seen_at, updated_at)
+      SELECT gen_random_uuid(), '00000000-0000-4000-8000-000000000001', 'https://bench.test/s/' || i, 'S' || i,
+        now(), now(), now() FROM generate_series(0, ${services - 1}) i`;
+    await db.$executeRaw`INSERT INTO endpoints (id, service_id, position, method, url, updated_at)
+      SELECT gen_random_uuid(), s.id, p, 'GET', s.detail_url || '/' || p, now()
+      FROM services s, generate_series(0, ${ENDPOINTS_PER_SERVICE - 1}) p`;
+    const all = Array.from({ length: addresses }, (_, i) => watchedAddress(i));
+    await db.$executeRaw`INSERT INTO payment_options (id, endpoint_id, origin, position, network, pay_to, warnings,
+        observed_at, updated_at)
+      SELECT gen_random_uuid(), e.id, 'listing', 0, ${BASE}, a.address, '{}', now(), now()
+      FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM endpoints) e
+      JOIN unnest(${all}::text[]) WITH ORDINALITY AS a(address, n) ON a.n - 1 = e.n`;
+
+    const settings = activityChain(info.rpcUrl, info.usdc, { confirmations: 1 });
+    settings.limits = {
+      ...settings.limits,
+      maxBlockRange: 2_000,
+      addressesPerRequest: 500,
+      requestsPerSecond: 1_000,
+      timeoutMs: 300_000,
+    };
+    const reader = new TransferLogReader(settings.rpcUrl, settings.usdcContract, settings.limits);
+    const watcher = new ActivityWatcher(db, settings, reader, benchLogger);
+    const backfillStart = Date.now();
+    const backfill = await peakMemoryGrowthMb(() => watcher.catchUp());
+    const backfillSeconds = (Date.now() - backfillStart) / 1000;
+    const stored = await db.activityTransfer.count();
+    const figuresStart = Date.now();
+    const figures = await peakMemoryGrowthMb(() => refreshActivity(db, [BASE]));
+    const figuresSeconds = (Date.now() - figuresStart) / 1000;
+    const rss = process.memoryUsage().rss / 1024 / 1024;
+    return [
+      `## Chain activity`,
+      "",
+      `\`node --import tsx bench/chain-activity.ts ${addresses} ${rounds}\`: ${addresses.toLocaleString("en")} watched pay_tos,`,
+      `${rounds} transfers each (${(addresses * rounds).toLocaleString("en")} Transfer logs in ${info.head} blocks, ganache in its own process,`,
+      `${chainSeconds.toFixed(0)} s to build); topic lists of ${settings.limits.addressesPerRequest}, ranges of up to ${settings.limits.maxBlockRange} blocks.`,
+      "",
+      markdownTable(
+        ["step", "time", "RPC requests", "rows", "peak RSS growth", "peak heap growth"],
+        [
+          [
+            "backfill (read + store)",
+            `${backfillSeconds.toFixed(1)} s`,
+            reader.requests,
+            stored,
+            `${backfill.rssMb.toFixed(0)} MB`,
+            `${backfill.heapMb.toFixed(0)} MB`,
+          ],
+          [
+            "figures and flags of every service",
+            `${figuresSeconds.toFixed(1)} s`,
+            0,
+            await db.serviceActivity.count(),
+            `${figures.rssMb.toFixed(0)} MB`,
+            `${figures.heapMb.toFixed(0)} MB`,
+          ],
+        ],
+      ),
+      "",
+      `Process RSS after both: ${rss.toFixed(0)} MB.`,
+    ].join("\n");
+  } finally {
+    child.kill();
+    await database.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [addresses, rounds] = process.argv.slice(2).map(Number);
+  console.log(await runChainActivityBenchmark(addresses || undefined, rounds || undefined));
+}
