@@ -6,7 +6,7 @@ import { Prisma } from "../generated/prisma/client";
 import { orderHoldingAddressAt } from "./address-holder";
 import { announceOrders, announceUnappliedTransfer } from "./billing-events";
 import { settleInvoiceOfOrder, voidInvoicesOfOrders } from "./subscription-transitions";
-import { type RecordedTransfer, unappliedTransferJson } from "./unapplied-transfers";
+import { unappliedTransferJson } from "./unapplied-transfers";
 
 /**
  * Every move of a payment order's status, in one place: created → paid | expired | canceled.

@@ -108,7 +108,9 @@ describe("a late transfer to a reused deposit address", () => {
     );
     expect(rows).toEqual([{ order_id: first.id, value_units: "7000000", applied: false }]);
 
-    // A payment mined once the new order holds the address is the new order's.
+    // A payment mined once the new order holds the address is the new order's. Block times are
+    // whole seconds: one in the second of the handover (rest 0 here) still falls in the old hold.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const paidAgain = await chain.pay(second.address, 7_000_000n);
     await chain.mine(CONFIRMATIONS);
     await vi.waitFor(async () => expect(await cursor()).toBeGreaterThanOrEqual(paidAgain), WAIT);
