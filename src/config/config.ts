@@ -3,16 +3,17 @@ import { activityChainsSchema } from "../activity/activity-chains";
 import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
+import { deliverySettings } from "./delivery-settings";
 import {
   booleanFlag,
   cidrList,
   cronExpression,
   duration,
   jsonSetting,
-  secretKey,
-  secretKeyList,
+  positiveInt,
   siteOverridesSchema,
 } from "./setting-schemas";
+import { trustSettings } from "./trust-settings";
 import { x402CatalogueSettings } from "./x402-settings";
 
 /**
@@ -36,14 +37,6 @@ const port = z.coerce
   .int("must be a whole number")
   .min(0, "must be between 0 and 65535")
   .max(65535, "must be between 0 and 65535");
-
-function positiveInt(max: number) {
-  return z.coerce
-    .number({ error: "must be a number" })
-    .int("must be a whole number")
-    .min(1, `must be between 1 and ${max}`)
-    .max(max, `must be between 1 and ${max}`);
-}
 
 /** Express's "trust proxy" without `true`, which would believe any X-Forwarded-For. */
 const trustProxySetting = z
@@ -265,29 +258,7 @@ export const settings = {
     schema: z.string().min(1).default("x402-catalogue/0.1 (x402 endpoint probe)"),
     description: "User-Agent sent by probes.",
   },
-  // Trust verdicts (src/trust): health lifecycle thresholds, as durations (90s, 45m, 1h, 7d).
-  HEALTH_DOWN_PROBES: {
-    schema: positiveInt(1000).default(3),
-    description: "An endpoint is down when at least this many latest probes in a row got no valid challenge…",
-  },
-  HEALTH_DOWN_AFTER: {
-    schema: duration.prefault("1h"),
-    description: "…and those probes span at least this long (duration: 90s, 45m, 1h, 7d).",
-  },
-  HEALTH_DEAD_AFTER: {
-    schema: duration.prefault("7d"),
-    description: "An endpoint down continuously this long is dead; dead endpoints are probed once a day.",
-  },
-  HEALTH_ZOMBIE_AFTER: {
-    schema: duration.prefault("24h"),
-    description:
-      "A listed paid endpoint answering 404/405/410, or 2xx without a challenge, this long gets the zombie warning.",
-  },
-  HEALTH_SLOW_P99: {
-    schema: duration.prefault("5s"),
-    description:
-      "A live endpoint whose p99 latency over the last 24 h exceeds this is degraded (and warned slow).",
-  },
+  ...trustSettings,
   // Accounts (src/accounts): proxies, rate limits, usage.
   TRUST_PROXY: {
     schema: trustProxySetting,
@@ -357,34 +328,7 @@ export const settings = {
     description:
       "Pause between rounds of the chain-activity reader (new confirmed blocks, new pay_tos, figures and flags). One process per chain reads (advisory lock), in npm start and npm run worker alike.",
   },
-  // Events and webhooks (src/events, src/webhooks).
-  EVENT_RETENTION_DAYS: {
-    schema: positiveInt(3650).default(30),
-    description:
-      "Days events are kept for GET /v1/events (and their webhook deliveries); each delivering process deletes older ones hourly.",
-  },
-  WEBHOOK_DELIVERY_ENABLED: {
-    schema: booleanFlag.default(true),
-    description:
-      "Whether this process (npm start or npm run worker) delivers webhooks. false: it still records events, other processes deliver them (e.g. API replicas without delivery, workers with it).",
-  },
-  WEBHOOK_ALLOWED_NETWORKS: {
-    schema: cidrList(),
-    description:
-      "Private, loopback or other non-public ranges webhook URLs may point at anyway (CIDR list); plain http is accepted only inside them. Cloud metadata addresses stay refused.",
-  },
-  WEBHOOK_SECRET_KEY: {
-    schema: secretKey.optional(),
-    secret: true,
-    description:
-      "Key that encrypts webhook signing secrets in the database (AES-256-GCM; docs/security.md). Unset: a key generated at the first start and kept in CATALOGUE_DATA_DIR/webhook-secret.key (mode 0600). Processes on several machines sharing one database must all set the same key.",
-  },
-  WEBHOOK_SECRET_OLD_KEYS: {
-    schema: secretKeyList,
-    secret: true,
-    description:
-      "Keys WEBHOOK_SECRET_KEY replaced: secrets sealed with them are read, and sealed again with WEBHOOK_SECRET_KEY at start.",
-  },
+  ...deliverySettings,
   ...x402CatalogueSettings,
 } as const;
 

@@ -174,3 +174,12 @@ export function pairList<K extends z.ZodType<string>, V extends z.ZodType>(
     })
     .meta({ allowed: `comma-separated pairs such as ${example}` });
 }
+
+/** A whole number from 1 to `max` (coerced from the environment's text). */
+export function positiveInt(max: number) {
+  return z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, `must be between 1 and ${max}`)
+    .max(max, `must be between 1 and ${max}`);
+}
