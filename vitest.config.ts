@@ -8,6 +8,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 const EVENT_CURSOR_READERS = [
   "test/integration/events/events-pull.test.ts",
   "test/integration/billing/subscriptions.test.ts",
+  "test/integration/billing/unapplied-transfers.test.ts",
+  "test/integration/x402-sales/paid-calls.test.ts",
 ];
 
 /**
