@@ -1,9 +1,4 @@
-import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import ganache from "ganache";
-import solc from "solc";
 import {
   type Chain,
   createPublicClient,
@@ -15,6 +10,7 @@ import {
   type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { compiledContracts } from "./compile-solidity";
 
 /**
  * A real EVM (ganache) on loopback with a USDC-like token, for tests and for `npm run chain:local`:
@@ -58,25 +54,9 @@ const TOKEN_ABI = [
   },
 ] as const;
 
-/** Compiled once per source text and kept in the temp dir: solc takes seconds, a read milliseconds. */
+/** The test USDC's bytecode (compiled once, then read from the temp dir). */
 async function tokenBytecode(): Promise<`0x${string}`> {
-  const hash = createHash("sha256").update(TOKEN_SOURCE).digest("hex").slice(0, 16);
-  const cached = path.join(tmpdir(), "x402-catalogue-local-usdc", `${hash}.bin`);
-  try {
-    return (await readFile(cached, "utf8")) as `0x${string}`;
-  } catch {
-    const input = {
-      language: "Solidity",
-      sources: { "TestUSDC.sol": { content: TOKEN_SOURCE } },
-      settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["evm.bytecode.object"] } } },
-    };
-    const output = JSON.parse(solc.compile(JSON.stringify(input)));
-    const object: string | undefined = output.contracts?.["TestUSDC.sol"]?.TestUSDC?.evm?.bytecode?.object;
-    if (!object) throw new Error(`solc failed: ${JSON.stringify(output.errors)}`);
-    await mkdir(path.dirname(cached), { recursive: true });
-    await writeFile(cached, `0x${object}`);
-    return `0x${object}`;
-  }
+  return (await compiledContracts(TOKEN_SOURCE, ["TestUSDC"])).TestUSDC;
 }
 
 /** The funded payer: a fixed, public development key (never use it on a real chain). */

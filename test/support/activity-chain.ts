@@ -1,9 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { randomBytes } from "node:crypto";
 import ganache from "ganache";
-import solc from "solc";
 import {
   createPublicClient,
   createTestClient,
@@ -15,6 +11,7 @@ import {
   parseSignature,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { compiledContracts } from "../../scripts/compile-solidity";
 
 /**
  * A real EVM (ganache) on loopback for the chain-activity tests and benchmark (billing's local
@@ -64,25 +61,9 @@ const TOKEN_ABI = parseAbi([
   "function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)",
 ]);
 
-/** Compiled once per source text and kept in the temp dir: solc takes seconds, a read milliseconds. */
+/** The test USDC's bytecode (compiled once, then read from the temp dir). */
 async function tokenBytecode(): Promise<`0x${string}`> {
-  const hash = createHash("sha256").update(TOKEN_SOURCE).digest("hex").slice(0, 16);
-  const cached = path.join(tmpdir(), "x402-catalogue-test-usdc", `${hash}.bin`);
-  try {
-    return (await readFile(cached, "utf8")) as `0x${string}`;
-  } catch {
-    const input = {
-      language: "Solidity",
-      sources: { "TestUSDC.sol": { content: TOKEN_SOURCE } },
-      settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["evm.bytecode.object"] } } },
-    };
-    const output = JSON.parse(solc.compile(JSON.stringify(input)));
-    const object: string | undefined = output.contracts?.["TestUSDC.sol"]?.TestUSDC?.evm?.bytecode?.object;
-    if (!object) throw new Error(`solc failed: ${JSON.stringify(output.errors)}`);
-    await mkdir(path.dirname(cached), { recursive: true });
-    await writeFile(cached, `0x${object}`);
-    return `0x${object}`;
-  }
+  return (await compiledContracts(TOKEN_SOURCE, ["TestUSDC"])).TestUSDC;
 }
 
 const AUTHORIZATION_FIELDS = [

@@ -1,11 +1,7 @@
-import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import ganache from "ganache";
-import solc from "solc";
 import { createPublicClient, createWalletClient, defineChain, http, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { compiledContracts } from "../../scripts/compile-solidity";
 
 /**
  * A real EVM (ganache) on loopback with a USDC that implements EIP-3009
@@ -61,29 +57,10 @@ export const TOKEN_ABI = parseAbi([
   "function balanceOf(address) view returns (uint256)",
 ]);
 
-/** Compiled once per source text and kept in the temp dir: solc takes seconds, a read milliseconds. */
+/** The token's and Multicall3's bytecode (compiled once, then read from the temp dir). */
 async function compiled(): Promise<{ token: `0x${string}`; multicall: `0x${string}` }> {
-  const hash = createHash("sha256").update(SOURCE).digest("hex").slice(0, 16);
-  const cached = path.join(tmpdir(), "x402-catalogue-eip3009", `${hash}.json`);
-  try {
-    return JSON.parse(await readFile(cached, "utf8")) as { token: `0x${string}`; multicall: `0x${string}` };
-  } catch {
-    const input = {
-      language: "Solidity",
-      sources: { "Eip3009.sol": { content: SOURCE } },
-      settings: { evmVersion: "paris", outputSelection: { "*": { "*": ["evm.bytecode.object"] } } },
-    };
-    const output = JSON.parse(solc.compile(JSON.stringify(input)));
-    const of = (name: string): string | undefined =>
-      output.contracts?.["Eip3009.sol"]?.[name]?.evm?.bytecode?.object;
-    const token = of("Eip3009USDC");
-    const multicall = of("Multicall3");
-    if (!token || !multicall) throw new Error(`solc failed: ${JSON.stringify(output.errors)}`);
-    const result = { token: `0x${token}`, multicall: `0x${multicall}` } as const;
-    await mkdir(path.dirname(cached), { recursive: true });
-    await writeFile(cached, JSON.stringify(result));
-    return result;
-  }
+  const code = await compiledContracts(SOURCE, ["Eip3009USDC", "Multicall3"]);
+  return { token: code.Eip3009USDC, multicall: code.Multicall3 };
 }
 
 /** Public development keys (never use them on a real chain). */
