@@ -78,14 +78,17 @@ describe("settlement across a killed process", () => {
       });
       orders.push({ id: answer.body.id, address: answer.body.payment_instructions[0].address });
     }
-    const payments = (async () => {
-      for (const order of orders) {
-        await chain.pay(order.address, 1_500_000n);
-        await chain.mine(CONFIRMATIONS);
-      }
-    })();
-    // Killed in the round that recorded the first payments, while the others are still arriving.
+    const pay = async (order: { address: string }) => {
+      await chain.pay(order.address, 1_500_000n);
+      await chain.mine(CONFIRMATIONS);
+    };
+    // The first payment is recorded before the others are sent, so the kill always lands while
+    // payments are still arriving (a watcher round that read them all at once would not).
+    await pay(orders[0]!);
     await first.waitForLog((line) => line.msg === "recorded USDC transfers", WAIT.timeout);
+    const payments = (async () => {
+      for (const order of orders.slice(1)) await pay(order);
+    })();
     first.child.kill("SIGKILL");
     await first.exited;
     await payments;
