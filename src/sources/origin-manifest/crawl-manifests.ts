@@ -153,7 +153,7 @@ function serviceOf(answer: Extract<OriginAnswer, { kind: "read" }>, session: Cra
   for (const warning of answer.warnings) {
     session.recordError({ kind: "value", url: manifestUrl, field: "manifest", message: warning });
   }
-  session.counts.valueProblems += answer.warnings.length + reading.problems.length;
+  session.counts.valueProblems += answer.warnings.length + reading.problems.length + reading.elsewhere.length;
   for (const problem of reading.problems) {
     session.recordError({
       kind: "value",
@@ -163,10 +163,26 @@ function serviceOf(answer: Extract<OriginAnswer, { kind: "read" }>, session: Cra
       message: problem.message,
     });
   }
-  return groupIntoServices(reading.resources).map((service) => ({
+  for (const other of reading.elsewhere) {
+    session.recordError({
+      kind: "value",
+      url: manifestUrl,
+      field: other.where,
+      rawText: `${other.method} ${other.url}`,
+      message: "on another site: not listed as this origin's",
+    });
+  }
+  // One service per manifest: resources on the seller's subdomains belong to the manifest's origin.
+  const { origin, hostname } = new URL(manifestUrl);
+  const resources = reading.resources.map((resource) => ({ ...resource, origin }));
+  return groupIntoServices(resources).map((service) => ({
     ...service,
     detailUrl: manifestUrl,
-    service: { ...service.service, description: reading.description ?? service.service.description },
+    service: {
+      ...service.service,
+      domain: hostname,
+      description: reading.description ?? service.service.description,
+    },
   }));
 }
 

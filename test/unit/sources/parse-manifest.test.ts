@@ -48,7 +48,7 @@ describe("parseManifest", () => {
       expect.objectContaining({ network: "eip155:8453", asset: null, amount_atomic: null, payable: false }),
     ]);
     expect(alerts!.paymentOptions[0]!.unpayable_reasons.join(" ")).toMatch(/asset/);
-    expect(alerts!.warnings).toContain('price "$0.005" read as the maxAmountRequired');
+    expect(alerts!.warnings).toContain("payment requirements read from the item's own fields (no accepts)");
     expect(reading.problems).toEqual([
       expect.objectContaining({ where: "$.endpoints[2]", message: "no url, resource or path: not listed" }),
     ]);
@@ -81,7 +81,7 @@ describe("parseManifest", () => {
     expect(ocr!.description).toBe("Read text from an image");
   });
 
-  it("when a manifest lists resources like discovery items, then URL strings count, call descriptions are kept and other origins are refused", () => {
+  it("when a manifest lists resources like discovery items, then URL strings count, call descriptions are kept and other sites are recorded apart", () => {
     const reading = read(v2Resources(ORIGIN));
     expect(reading.family).toBe("resources");
     expect(listed(reading)).toEqual([`GET ${ORIGIN}/api/quote`, `GET ${ORIGIN}/api/history`]);
@@ -92,12 +92,10 @@ describe("parseManifest", () => {
     });
     expect(history!.paymentOptions).toEqual([]);
     expect(history!.warnings).toContain("no payment requirements published for it");
-    expect(reading.problems).toEqual([
-      expect.objectContaining({
-        where: "$.resources[2]",
-        message: `on another origin (https://someone-else.example); only ${ORIGIN}'s own resources count`,
-      }),
+    expect(reading.elsewhere).toEqual([
+      { where: "$.resources[2]", method: "GET", url: "https://someone-else.example/api/quote" },
     ]);
+    expect(reading.problems).toEqual([]);
   });
 
   it("when a free-form manifest maps paths to prices, then map keys give the path and method", () => {
@@ -173,7 +171,7 @@ describe("parseManifest", () => {
 
   it("when the document lists nothing in a known field, then it is not a manifest and the keys are named", () => {
     expect(parseManifest({ x402Version: 2, payTo: PAY_TO }, MANIFEST)).toBe(
-      "not a manifest: no endpoints, services, resources or routes listed (keys: x402Version, payTo)",
+      "not a manifest: no list of paid resources in any known field (keys: x402Version, payTo)",
     );
     expect(parseManifest("hello", MANIFEST)).toBe("not a manifest: the document is string");
     expect(parseManifest(null, MANIFEST)).toBe("not a manifest: the document is null");
