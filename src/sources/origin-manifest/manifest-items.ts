@@ -31,6 +31,8 @@ export interface ElsewhereResource {
 
 export interface ReadingContext {
   manifestUrl: URL;
+  /** Resources named by a bare URL or path only, which a detailed entry of the same URL replaces. */
+  bare: WeakSet<object>;
   version: number | null;
   name: string | null;
   /** Payment fields the manifest states once for all its items. */
@@ -54,7 +56,8 @@ const METHODS = "GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS";
 const METHOD_FIRST = new RegExp(`^(${METHODS})\\s+(\\S+)$`, "i");
 /** What reads as a location rather than a name or a price. */
 const LOCATION = /^(https?:\/\/|\/)/i;
-const TEMPLATE = /\{[^}]*\}/;
+/** A path parameter not filled in: `{id}`, `:id`, `[id]`. */
+const TEMPLATE = /\{[^}]*\}|\/:[A-Za-z_][\w-]*|\/\[[^\]/]+\]/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Text without control characters (normalise/text.ts), trimmed; null when none is left. */
@@ -93,7 +96,7 @@ function readItem(
     typeof item === "string" &&
     (key === null || LOCATION.test(item.trim()) || METHOD_FIRST.test(item.trim()))
   ) {
-    readResource({ url: item }, where, context, base, key);
+    readResource({ url: item }, where, context, base, key, true);
     return;
   }
   if (!isRecord(item)) {
@@ -154,6 +157,7 @@ function readResource(
   context: ReadingContext,
   base: Base | undefined,
   key: string | null,
+  bare = false,
 ) {
   const { raw, method: writtenMethod } = locationOf(item, key);
   if (raw === null) {
@@ -177,10 +181,31 @@ function readResource(
   url.hash = "";
   const warnings: string[] = [];
   for (const method of methodsOf(item, writtenMethod, warnings)) {
-    if (url.origin === context.manifestUrl.origin || sameSite(url, context.manifestUrl))
-      listResource(url, item, method, context, [...warnings]);
-    else context.elsewhere.push({ where, method, url: url.href });
+    const found =
+      url.origin === context.manifestUrl.origin || sameSite(url, context.manifestUrl)
+        ? listResource(url, item, method, context, [...warnings])
+        : recordElsewhere({ where, method, url: url.href }, context);
+    // "GET /x" names its method: only a location alone gives way to a detailed entry.
+    if (bare && writtenMethod === null) context.bare.add(found);
   }
+}
+
+function recordElsewhere(resource: ElsewhereResource, context: ReadingContext): ElsewhereResource {
+  context.elsewhere.push(resource);
+  return resource;
+}
+
+/**
+ * Drops the resources named only by a bare URL or path (`resources: ["/v1/probe"]`) that a
+ * detailed entry lists too (`resource_details: [{resource: "/v1/probe", method: "POST", …}]`).
+ */
+export function mergeBareMentions(context: ReadingContext): void {
+  const detailed = new Set([
+    ...context.resources.filter((r) => !context.bare.has(r)).map((r) => r.resourceUrl),
+    ...context.elsewhere.filter((r) => !context.bare.has(r)).map((r) => r.url),
+  ]);
+  context.resources = context.resources.filter((r) => !context.bare.has(r) || !detailed.has(r.resourceUrl));
+  context.elsewhere = context.elsewhere.filter((r) => !context.bare.has(r) || !detailed.has(r.url));
 }
 
 /** The item's methods: a `methods` list, else one method (as written with the location, or the item's own). */
@@ -201,7 +226,7 @@ function listResource(
   method: string,
   context: ReadingContext,
   warnings: string[],
-): void {
+): BazaarResource {
   const version = readVersion(item.x402Version) ?? context.version;
   const payment = paymentOf(item, context.payment, version);
   const normalised = normaliseAccepts(payment.accepts, version);
@@ -210,7 +235,7 @@ function listResource(
   else warnings.push(...normalised.warnings);
   if (payment.note !== null) warnings.push(payment.note);
   const accepts = Array.isArray(item.accepts) ? item.accepts : [];
-  context.resources.push({
+  const resource: BazaarResource = {
     resourceUrl: url.href,
     origin: url.origin,
     host: url.hostname.toLowerCase(),
@@ -232,7 +257,9 @@ function listResource(
       warnings,
     ),
     warnings,
-  });
+  };
+  context.resources.push(resource);
+  return resource;
 }
 
 export function readVersion(raw: unknown): number | null {

@@ -3,11 +3,13 @@ import { isRecord, type Json } from "../bazaar/fields";
 /**
  * Where a manifest keeps its resources. The common names come first, in this order; any other
  * field whose name ends in one of them (`paidHttpResources`, `payable_endpoints`,
- * `featuredProducts`, `capability_catalog`) is a list of resources too. A list named as free
- * (`freeEndpoints`) holds resources that take no payment: it is reported, not listed.
+ * `featuredProducts`, `capability_catalog`, `resource_details`) is a list of resources too. A
+ * list named as free (`freeEndpoints`) holds resources that take no payment: it is reported, not
+ * listed.
  */
 const COMMON_LISTS = ["endpoints", "services", "resources", "routes", "items"] as const;
-const LIST_NAME = /(endpoints|services|resources|routes|items|apis|products|catalog)$/i;
+const LIST_NAME =
+  /(endpoints|services|resources|routes|items|apis|products|catalog|(resource|endpoint)_?details)$/i;
 const FREE_LIST = /^free/i;
 
 export interface ListField {

@@ -4,6 +4,7 @@ import {
   type Base,
   type ElsewhereResource,
   type ManifestProblem,
+  mergeBareMentions,
   type ReadingContext,
   readList,
   readVersion,
@@ -95,10 +96,20 @@ function newContext(
   name: string | null,
   payment: Json,
 ): ReadingContext {
-  return { manifestUrl, version, name, payment, resources: [], elsewhere: [], problems: [] };
+  return {
+    manifestUrl,
+    bare: new WeakSet(),
+    version,
+    name,
+    payment,
+    resources: [],
+    elsewhere: [],
+    problems: [],
+  };
 }
 
 function reading(family: string, description: string | null, base: string | null, context: ReadingContext) {
+  mergeBareMentions(context);
   const { version: x402Version, name, resources, elsewhere, problems } = context;
   return { family, x402Version, name, description, base, resources, elsewhere, problems };
 }
