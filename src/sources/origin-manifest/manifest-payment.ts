@@ -59,14 +59,11 @@ function priceEntries(item: Json): Json[] {
   );
   if (name === undefined) return [];
   const text = String(item[name]).trim();
-  // A display price is in whole units: "$" keeps the normaliser from reading "1" as one atomic unit.
-  return [{ amount: /^\d+(\.\d+)?$/.test(text) && !foreignCurrency(item) ? `$${text}` : text }];
-}
-
-/** A currency named for the item that is not a dollar or a dollar coin. */
-function foreignCurrency(item: Json): boolean {
-  const currency = item.currency;
-  return typeof currency === "string" && !/^(usd|usdc|\$)$/i.test(currency.trim());
+  if (!/^\d+(\.\d+)?$/.test(text)) return [{ amount: text }];
+  // A display price is in whole units, never atomic ones: "$1" (or "1 credits") is not one atomic unit.
+  const currency = typeof item.currency === "string" ? item.currency.trim() : "";
+  const inDollars = currency === "" || /^(usd|usdc|\$)$/i.test(currency);
+  return [{ amount: inDollars ? `$${text}` : `${text} ${currency}` }];
 }
 
 /** True when the item states a display price of zero, or calls itself free. */

@@ -127,7 +127,8 @@ function declaredBase(json: Json, context: ReadingContext): Base | undefined {
   for (const [where, raw] of candidates) {
     const written = text(raw);
     if (written === null) continue;
-    const url = resolve(written, context, undefined);
+    // A base is an absolute URL or a path on the manifest's origin (OpenAPI's `servers: [{url: "/"}]`).
+    const url = /^(\/|[a-z][a-z0-9+.-]*:)/i.test(written) ? resolve(written, context, undefined) : null;
     if (url !== null) return { url, prefix: true };
     context.problems.push({ where, message: `declared base is not an http(s) URL: ${written}`, raw });
   }

@@ -107,9 +107,10 @@ describe("crawling origin manifests", () => {
     origins.serve("theta.example", WELL_KNOWN, { json: v2Resources(at("theta.example")) });
     for (const path of [WELL_KNOWN, `${WELL_KNOWN}.json`])
       origins.serve("iota.example", path, { body: "hello", headers: { "content-type": "text/plain" } });
-    // configured: no directory or feed lists it; a free-form manifest served as text/plain.
+    // configured: no directory or feed lists it; a free-form manifest served as text/plain that
+    // also lists a resource on the seller's API subdomain.
     origins.serve("configured.example", WELL_KNOWN, {
-      body: JSON.stringify(freeFormMap()),
+      body: JSON.stringify({ ...freeFormMap(), resources: [`${at("api.configured.example")}/sub`] }),
       headers: { "content-type": "text/plain" },
     });
 
@@ -229,11 +230,12 @@ describe("crawling origin manifests", () => {
     });
   });
 
-  it("when a configured origin is in no other source, then its manifest makes an entry of its own", async () => {
+  it("when a configured origin is in no other source, then its manifest makes one entry of its own, subdomain resources included", async () => {
     const configured = await entryOf("configured.example");
     expect(configured.name).toBe("Jokes & Summaries");
     expect(configured.sources.map((s) => s.kind)).toEqual(["origin_manifest"]);
     expect(configured.endpoints.map((e) => `${e.method} ${e.url}`).sort()).toEqual([
+      `GET ${at("api.configured.example")}/sub`,
       `GET ${at("configured.example")}/haiku`,
       `GET ${at("configured.example")}/joke`,
       `POST ${at("configured.example")}/summarise`,
