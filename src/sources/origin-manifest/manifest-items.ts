@@ -120,20 +120,36 @@ function readItem(
   readResource(item, where, context, base, key);
 }
 
-/** The item's location as written and a method written with it ("POST /run"). */
+/** Objects saying how to call an item that has no location of its own (`checkout: {endpoint, method}`). */
+const CALL_OBJECTS = ["checkout", "request", "call", "http", "invoke"] as const;
+
+/** The item's location as written and a method written with it ("POST /run", or its call object's). */
 function locationOf(item: Json, key: string | null): { raw: string | null; method: string | null } {
-  const resource = typeof item.resource === "string" ? item.resource : dig(item, "resource", "url");
   const written =
-    text(item.url) ??
-    text(resource) ??
-    text(item.path) ??
-    text(item.endpoint) ??
-    text(item.route) ??
-    text(item.href) ??
+    ownLocation(item) ??
     (key !== null && (LOCATION.test(key.trim()) || METHOD_FIRST.test(key.trim())) ? text(key) : null);
-  if (written === null) return { raw: null, method: null };
-  const match = METHOD_FIRST.exec(written);
-  return match ? { raw: match[2]!, method: match[1]!.toUpperCase() } : { raw: written, method: null };
+  if (written !== null) {
+    const match = METHOD_FIRST.exec(written);
+    return match ? { raw: match[2]!, method: match[1]!.toUpperCase() } : { raw: written, method: null };
+  }
+  for (const name of CALL_OBJECTS) {
+    const call = item[name];
+    const raw = isRecord(call) ? ownLocation(call) : null;
+    if (isRecord(call) && raw !== null) return { raw, method: text(call.method)?.toUpperCase() ?? null };
+  }
+  return { raw: null, method: null };
+}
+
+function ownLocation(object: Json): string | null {
+  const resource = typeof object.resource === "string" ? object.resource : dig(object, "resource", "url");
+  return (
+    text(object.url) ??
+    text(resource) ??
+    text(object.path) ??
+    text(object.endpoint) ??
+    text(object.route) ??
+    text(object.href)
+  );
 }
 
 /** An absolute http(s) URL, a path against the base, or (no base) a path on the manifest's origin. */

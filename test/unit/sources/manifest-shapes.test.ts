@@ -62,6 +62,20 @@ describe("manifest lists", () => {
     ]);
   });
 
+  it("when an item has no location but says how to call it, then its call object gives location and method", () => {
+    const reading = read({
+      products: [
+        {
+          name: "Tee",
+          price: "25.00",
+          currency: "USDC",
+          checkout: { endpoint: "/api/checkout", method: "post" },
+        },
+      ],
+    });
+    expect(listed(reading)).toEqual(["POST https://weather.example/api/checkout"]);
+  });
+
   it("when an item lists several methods, then each method is a resource", () => {
     expect(listed(read({ endpoints: [{ url: "/echo", methods: ["get", "POST", "BREW"] }] }))).toEqual([
       "GET https://weather.example/echo",
