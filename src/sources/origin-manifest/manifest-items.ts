@@ -59,6 +59,8 @@ const LOCATION = /^(https?:\/\/|\/)/i;
 /** A path parameter not filled in: `{id}`, `:id`, `[id]`. */
 const TEMPLATE = /\{[^}]*\}|\/:[A-Za-z_][\w-]*|\/\[[^\]/]+\]/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** Item types of other transports (discovery items say `type: "http"` or `type: "mcp"`). */
+const NOT_HTTP = /^(mcp|a2a)$/i;
 
 /** Text without control characters (normalise/text.ts), trimmed; null when none is left. */
 export const text = (value: unknown): string | null =>
@@ -175,6 +177,12 @@ function readResource(
   key: string | null,
   bare = false,
 ) {
+  const type = text(item.type);
+  if (type !== null && NOT_HTTP.test(type)) {
+    // An MCP tool or an agent-to-agent endpoint is not an HTTP resource: a method would be a guess.
+    problem(context, where, `a resource of type ${clip(type)}, not http: not listed as one`, item);
+    return;
+  }
   const { raw, method: writtenMethod } = locationOf(item, key);
   if (raw === null) {
     problem(context, where, "no url, resource or path: not listed", item);

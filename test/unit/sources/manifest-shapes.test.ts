@@ -299,6 +299,7 @@ describe("what is not read", () => {
         { description: "no location" },
         { url: "mailto:seller@weather.example" },
         7,
+        { type: "mcp", resource: "https://weather.example/mcp", toolName: "forecast" },
       ],
       services: { name: "not a list either" },
     });
@@ -312,6 +313,7 @@ describe("what is not read", () => {
       ["$.endpoints[5]", "no url, resource or path: not listed"],
       ["$.endpoints[6]", 'not an http(s) URL or path: "mailto:seller@weather.example"'],
       ["$.endpoints[7]", "not an object (7)"],
+      ["$.endpoints[8]", 'a resource of type "mcp", not http: not listed as one'],
       ['$.services["name"]', "no url, resource or path: not listed"],
     ]);
   });
