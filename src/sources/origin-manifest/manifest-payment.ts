@@ -14,7 +14,8 @@ const FIELD_NAMES: Readonly<Record<string, readonly string[]>> = {
   asset: ["asset", "paymentAsset", "currency"],
   payTo: ["payTo", "pay_to", "payment_address"],
   maxAmountRequired: ["maxAmountRequired"],
-  amount: ["amount"],
+  // Atomic units by name: micro-USDC are USDC's atomic units.
+  amount: ["amount", "amount_atomic", "price_atomic", "priceAtomic", "price_micro_usdc"],
   maxTimeoutSeconds: ["maxTimeoutSeconds"],
   extra: ["extra"],
 };
