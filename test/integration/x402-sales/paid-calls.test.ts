@@ -259,6 +259,8 @@ describe("the catalogue sells its API over x402", () => {
       "GET /v1/services/:id",
       "POST /v1/preflight",
       "POST /mcp",
+      "GET /v1/services.csv",
+      "GET /v1/history.csv",
     ]);
     expect(manifest.resources[0]?.accepts).toEqual([
       expect.objectContaining({ amount: "1000", network: NETWORK }),
@@ -266,6 +268,10 @@ describe("the catalogue sells its API over x402", () => {
     // Preflight is priced as its own group (0.002 USDC).
     expect(manifest.resources[4]?.accepts).toEqual([
       expect.objectContaining({ amount: "2000", network: NETWORK }),
+    ]);
+    // The CSV exports show their price per 1,000 rows (0.01 USDC).
+    expect(manifest.resources[6]?.accepts).toEqual([
+      expect.objectContaining({ amount: "10000", network: NETWORK }),
     ]);
   });
 
