@@ -40,12 +40,26 @@ export function priceOn(settings: SalesSettings, group: PriceGroup, network: str
  */
 export class SoldRequestAdapter extends ExpressAdapter {
   constructor(
-    req: Request,
+    private readonly request: Request,
     readonly rows?: number,
+    private readonly unpaid = false,
   ) {
-    super(req);
+    super(request);
+  }
+
+  override getHeader(name: string): string | undefined {
+    if (this.unpaid && PAYMENT_HEADERS.has(name.toLowerCase())) return undefined;
+    return super.getHeader(name);
+  }
+
+  /** The same request without the payment it offers: what the route's plain challenge answers. */
+  withoutPayment(): SoldRequestAdapter {
+    return new SoldRequestAdapter(this.request, this.rows, true);
   }
 }
+
+/** Where x402 clients send a payment: v2's PAYMENT-SIGNATURE, v1's X-PAYMENT. */
+const PAYMENT_HEADERS = new Set(["payment-signature", "x-payment"]);
 
 function askedRows(context: HTTPRequestContext): number {
   return context.adapter instanceof SoldRequestAdapter ? (context.adapter.rows ?? 0) : 0;

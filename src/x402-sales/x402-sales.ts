@@ -154,7 +154,7 @@ export class X402Sales {
         return;
       }
       const rows = exporting ? await exportRows(req) : undefined;
-      const context: HTTPRequestContext = {
+      const context = {
         adapter: new SoldRequestAdapter(req, rows),
         path: req.path,
         method: req.method,
@@ -188,8 +188,15 @@ export class X402Sales {
   }
 
   /** The route's 402 challenge, with `error` saying why the payment offered was not taken. */
-  private async challenge(context: HTTPRequestContext, error: string): Promise<HTTPResponseInstructions> {
-    const unpaid = await this.http.processHTTPRequest({ ...context, paymentHeader: undefined });
+  private async challenge(
+    context: HTTPRequestContext & { adapter: SoldRequestAdapter },
+    error: string,
+  ): Promise<HTTPResponseInstructions> {
+    const unpaid = await this.http.processHTTPRequest({
+      ...context,
+      adapter: context.adapter.withoutPayment(),
+      paymentHeader: undefined,
+    });
     if (unpaid.type !== "payment-error") throw new Error("a sold route answered without a challenge");
     const { response } = unpaid;
     const header = response.headers[PAYMENT_REQUIRED];

@@ -1,0 +1,142 @@
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
+import type { X402Sales } from "../../../src/x402-sales/x402-sales";
+import { createTestApp, type TestApp } from "../../support/app";
+import { seedServices } from "../../support/catalogue";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { type Eip3009Chain, PAYER_KEY, startEip3009Chain } from "../../support/eip3009-chain";
+import { testLogger } from "../../support/logger";
+import { type SwitchableProxy, startSwitchableProxy } from "../../support/switchable-proxy";
+import { listen, PAY_TO, payingFetch, salesFor } from "../../support/x402-sales";
+
+const SEARCH_PRICE = 1000n; // 0.001 USDC
+const PAYER = privateKeyToAccount(PAYER_KEY).address.toLowerCase();
+
+describe("a paid call is answered first and settled after", () => {
+  let database: TestDatabase;
+  let chain: Eip3009Chain;
+  let proxy: SwitchableProxy;
+  let pool: ReadPool;
+  let sales: X402Sales;
+  let api: TestApp;
+  let baseUrl: string;
+  let closeServer: () => Promise<void>;
+  /** When set, the facilitator's chain is cut as soon as a payment is verified. */
+  let cutAfterVerify = false;
+
+  beforeAll(async () => {
+    [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
+    proxy = await startSwitchableProxy(chain.rpcUrl);
+    pool = createReadPool(database.url, 2, testLogger);
+    await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
+    // The facilitator reaches the chain through the proxy; every keyless call pays.
+    sales = await salesFor(
+      { usdc: chain.usdc, rpcUrl: proxy.url },
+      database.db,
+      pool,
+      { X402_PAID_ROUTES: "search,detail", X402_FREE_CALLS_PER_WALLET: "0", X402_SETTLE_RETRY_SECONDS: "1" },
+      (facilitator) => ({
+        ...facilitator,
+        verify: async (payload, requirements) => {
+          const verified = await facilitator.verify(payload, requirements);
+          if (cutAfterVerify) proxy.cut();
+          return verified;
+        },
+      }),
+    );
+    api = createTestApp(database, { sales });
+    ({ baseUrl, close: closeServer } = await listen(api.app));
+  }, 120_000);
+  afterAll(async () => {
+    await closeServer?.();
+    await api?.close();
+    await pool?.end();
+    await proxy?.close();
+    await chain?.close();
+    await database?.drop();
+  });
+
+  it("when the chain is unreachable at settlement, then the answer is sent, the payment stays pending, and a retry settles it once the chain is back", async () => {
+    const url = `${baseUrl}/v1/services?q=stock`;
+    const before = await chain.balanceOf(PAY_TO);
+    cutAfterVerify = true;
+    const sent: Headers[] = [];
+    const paid = await payingFetch(PAYER_KEY, sent)(url);
+    cutAfterVerify = false;
+
+    // Answered, without a settlement: none happened in time.
+    expect(paid.status).toBe(200);
+    expect(((await paid.json()) as { total: number }).total).toBe(1);
+    expect(paid.headers.get("payment-response")).toBeNull();
+    const pending = await vi.waitFor(
+      async () => {
+        const row = await database.db.x402Payment.findFirstOrThrow({ where: { payer: PAYER } });
+        expect(row.attempts).toBe(1);
+        return row;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    expect(pending).toEqual(
+      expect.objectContaining({ status: "pending", transaction: null, route: "GET /v1/services" }),
+    );
+    expect(pending.failureReason).toBeTruthy();
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+
+    // The chain is back. The same authorisation again while it is pending: the facilitator
+    // finds it valid (not spent on chain yet), and the catalogue refuses it as a replay.
+    proxy.restore();
+    const signature = sent.map((headers) => headers.get("payment-signature")).find((value) => value !== null);
+    const replay = await fetch(url, { headers: { "PAYMENT-SIGNATURE": String(signature) } });
+    expect(replay.status).toBe(402);
+    expect(decodePaymentRequiredHeader(String(replay.headers.get("payment-required"))).error).toBe(
+      "payment_already_used",
+    );
+
+    // The retry settles it, once.
+    await vi.waitFor(
+      async () => {
+        await sales.settlements.retryDue();
+        const row = await database.db.x402Payment.findUniqueOrThrow({ where: { id: pending.id } });
+        expect(row.status).toBe("settled");
+      },
+      { timeout: 30_000, interval: 500 },
+    );
+    const settled = await database.db.x402Payment.findUniqueOrThrow({ where: { id: pending.id } });
+    expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(settled.paymentPayload).toBeNull();
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+
+    // Nothing is left to retry, and the payment is one row and one event.
+    expect(await sales.settlements.retryDue()).toBe(0);
+    expect(await database.db.x402Payment.count({ where: { payer: PAYER } })).toBe(1);
+    const events = await database.db.event.findMany({ where: { type: { startsWith: "x402_payment." } } });
+    expect(events.map((event) => event.type)).toEqual(["x402_payment.settled"]);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+  });
+
+  it("when the chain answers, then the paid answer carries its settlement and the payment is settled", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    const paid = await payingFetch(PAYER_KEY)(`${baseUrl}/v1/endpoints?q=quote`);
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("payment-response")).not.toBeNull();
+    expect(paid.headers.get("cache-control")).toContain("private");
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+    const row = await database.db.x402Payment.findFirstOrThrow({ where: { route: "GET /v1/endpoints" } });
+    expect(row.status).toBe("settled");
+  });
+
+  it("when the route fails after the payment is verified, then nothing is settled or recorded", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    const recorded = await database.db.x402Payment.count();
+    // The id names no service: the route answers 404 once the payment is verified.
+    const answer = await payingFetch(PAYER_KEY)(
+      `${baseUrl}/v1/services/00000000-0000-4000-8000-000000000000`,
+      {},
+    );
+    expect(answer.status).toBe(404);
+    expect(await database.db.x402Payment.count()).toBe(recorded);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+});

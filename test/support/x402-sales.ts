@@ -1,0 +1,82 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { x402Client } from "@x402/core/client";
+import type { FacilitatorClient } from "@x402/core/server";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment } from "@x402/fetch";
+import { privateKeyToAccount } from "viem/accounts";
+import { loadConfig } from "../../src/config/config";
+import type { Database } from "../../src/db/prisma-client";
+import type { ReadPool } from "../../src/db/read-pool";
+import { salesFacilitator } from "../../src/x402-sales/facilitators";
+import { operatorOwner, salesSettingsFromConfig } from "../../src/x402-sales/settings";
+import { X402Sales } from "../../src/x402-sales/x402-sales";
+import { FACILITATOR_KEY, NETWORK } from "./eip3009-chain";
+import { testLogger } from "./logger";
+
+export const PAY_TO = "0x000000000000000000000000000000000000c0de";
+
+export interface SalesChain {
+  usdc: string;
+  rpcUrl: string;
+}
+
+/**
+ * The catalogue's x402 sales on a local chain, with the built-in facilitator (reached at
+ * `chain.rpcUrl`); `wrap` may stand in front of the facilitator (to cut its chain at a moment).
+ */
+export async function salesFor(
+  chain: SalesChain,
+  db: Database,
+  pool: ReadPool,
+  extra: Record<string, string> = {},
+  wrap: (facilitator: FacilitatorClient) => FacilitatorClient = (facilitator) => facilitator,
+): Promise<X402Sales> {
+  const config = loadConfig({
+    X402_PAY_TO: `${NETWORK}=${PAY_TO}`,
+    X402_ASSETS: `${NETWORK}=${chain.usdc}`,
+    X402_FACILITATOR_KEY: FACILITATOR_KEY,
+    X402_RPC_URLS: `${NETWORK}=${chain.rpcUrl}`,
+    ...extra,
+  });
+  const settings = salesSettingsFromConfig(config);
+  if (!settings) throw new Error("selling is not configured");
+  return new X402Sales({
+    settings,
+    facilitator: wrap(salesFacilitator(settings)),
+    logger: testLogger,
+    db,
+    pool,
+    operator: await operatorOwner(db, settings),
+  });
+}
+
+/** The official `@x402/fetch` client paying with `key`; every request it sends is kept in `sent`. */
+export function payingFetch(key: `0x${string}`, sent: Headers[] = []): typeof fetch {
+  // The local chain's USDC is not one x402 knows: the payer allows it explicitly.
+  const client = x402Client.fromConfig({
+    schemes: [{ network: "eip155:*", client: new ExactEvmScheme(privateKeyToAccount(key)) }],
+    spendControls: { allowedAssets: true },
+  });
+  const recording: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    sent.push(request.headers);
+    return fetch(request);
+  };
+  return wrapFetchWithPayment(recording, client);
+}
+
+export async function listen(
+  app: http.RequestListener,
+): Promise<{ server: http.Server; baseUrl: string; close: () => Promise<void> }> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    server,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
