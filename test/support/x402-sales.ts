@@ -51,13 +51,18 @@ export async function salesFor(
   });
 }
 
-/** The official `@x402/fetch` client paying with `key`; every request it sends is kept in `sent`. */
-export function payingFetch(key: `0x${string}`, sent: Headers[] = []): typeof fetch {
+/** The official x402 client of a payer holding `key`. */
+export function payerClient(key: `0x${string}`): x402Client {
   // The local chain's USDC is not one x402 knows: the payer allows it explicitly.
-  const client = x402Client.fromConfig({
+  return x402Client.fromConfig({
     schemes: [{ network: "eip155:*", client: new ExactEvmScheme(privateKeyToAccount(key)) }],
     spendControls: { allowedAssets: true },
   });
+}
+
+/** The official `@x402/fetch` client paying with `key`; every request it sends is kept in `sent`. */
+export function payingFetch(key: `0x${string}`, sent: Headers[] = []): typeof fetch {
+  const client = payerClient(key);
   const recording: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     sent.push(request.headers);

@@ -1,0 +1,108 @@
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from "@x402/core/http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
+import { createTestApp, type TestApp } from "../../support/app";
+import { seedServices } from "../../support/catalogue";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { type Eip3009Chain, NETWORK, PAYER_KEY, startEip3009Chain } from "../../support/eip3009-chain";
+import { testLogger } from "../../support/logger";
+import { listen, PAY_TO, payerClient, payingFetch, salesFor } from "../../support/x402-sales";
+
+/** The default CSV price: 0.01 USDC per 1,000 rows, in atomic units. */
+const PER_THOUSAND = 10_000n;
+const HISTORY_ROWS = 2_500;
+const FREE_ROWS = 10;
+
+/** The amount the 402 challenge of `url` asks for. */
+async function challengedAmount(url: string, headers: Record<string, string> = {}): Promise<bigint> {
+  const answer = await fetch(url, { headers });
+  expect(answer.status).toBe(402);
+  const required = decodePaymentRequiredHeader(String(answer.headers.get("payment-required")));
+  expect(required.accepts).toHaveLength(1);
+  return BigInt(required.accepts[0]?.amount ?? "0");
+}
+
+const dataRows = (csv: string) => csv.split("\r\n").filter((line) => line !== "").length - 1;
+
+describe("the CSV exports are sold per 1,000 rows", () => {
+  let database: TestDatabase;
+  let chain: Eip3009Chain;
+  let pool: ReadPool;
+  let api: TestApp;
+  let baseUrl: string;
+  let closeServer: () => Promise<void>;
+
+  beforeAll(async () => {
+    [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
+    pool = createReadPool(database.url, 2, testLogger);
+    const [serviceId] = await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test" }]);
+    await database.db.$executeRaw`
+      INSERT INTO stats_snapshots (service_id, observed_from, observed_to, updated_at)
+      SELECT ${serviceId}::uuid, t, t, now()
+      FROM generate_series(1, ${HISTORY_ROWS}) AS n, LATERAL (SELECT timestamp '2026-01-01' + n * interval '1 hour' AS t) AS at`;
+    api = createTestApp(database, {
+      sales: await salesFor(chain, database.db, pool),
+      accountSettings: { anonymousCsvRowsPerDay: FREE_ROWS },
+    });
+    ({ baseUrl, close: closeServer } = await listen(api.app));
+  }, 120_000);
+  afterAll(async () => {
+    await closeServer?.();
+    await api?.close();
+    await pool?.end();
+    await chain?.close();
+    await database?.drop();
+  });
+
+  it("when the daily CSV rows are spent, then an export's challenge asks for its rows rounded up to the next 1,000", async () => {
+    // Within the anonymous allowance an export is free.
+    const free = await fetch(`${baseUrl}/v1/history.csv?limit=${FREE_ROWS}`);
+    expect(free.status).toBe(200);
+    expect(dataRows(await free.text())).toBe(FREE_ROWS);
+
+    expect(await challengedAmount(`${baseUrl}/v1/history.csv`)).toBe(3n * PER_THOUSAND);
+    expect(await challengedAmount(`${baseUrl}/v1/history.csv?limit=1000`)).toBe(PER_THOUSAND);
+    expect(await challengedAmount(`${baseUrl}/v1/history.csv?limit=1001`)).toBe(2n * PER_THOUSAND);
+    // One service: a single row costs the first 1,000.
+    expect(await challengedAmount(`${baseUrl}/v1/services.csv`)).toBe(PER_THOUSAND);
+    // A free trial wallet gets calls, not exports.
+    const trial = { "X-WALLET": "0x00000000000000000000000000000000000000a1" };
+    expect(await challengedAmount(`${baseUrl}/v1/history.csv?limit=5`, trial)).toBe(PER_THOUSAND);
+    // A malformed export is refused before any price is asked.
+    expect((await fetch(`${baseUrl}/v1/history.csv?limit=0`)).status).toBe(400);
+  });
+
+  it("when the @x402/fetch client pays for 1,200 rows, then 2,000 rows' price moves on chain and the 1,200 rows come", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    const paid = await payingFetch(PAYER_KEY)(`${baseUrl}/v1/history.csv?limit=1200`);
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("content-type")).toContain("text/csv");
+    expect(dataRows(await paid.text())).toBe(1200);
+    const settlement = decodePaymentResponseHeader(String(paid.headers.get("payment-response")));
+    expect(settlement.success).toBe(true);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + 2n * PER_THOUSAND);
+    const recorded = await database.db.x402Payment.findFirstOrThrow({
+      where: { route: "GET /v1/history.csv" },
+    });
+    expect(recorded).toEqual(
+      expect.objectContaining({ status: "settled", amountUnits: 2n * PER_THOUSAND, network: NETWORK }),
+    );
+  });
+
+  it("when a payment for 1,000 rows is offered for an export of 2,500, then it is refused and no row is sent", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    const small = await fetch(`${baseUrl}/v1/history.csv?limit=1000`);
+    const required = decodePaymentRequiredHeader(String(small.headers.get("payment-required")));
+    const payment = await payerClient(PAYER_KEY).createPaymentPayload(required);
+    const answer = await fetch(`${baseUrl}/v1/history.csv`, {
+      headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payment) },
+    });
+    expect(answer.status).toBe(402);
+    expect(answer.headers.get("content-type")).not.toContain("text/csv");
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+});
