@@ -5,6 +5,7 @@ import {
 } from "@x402/core/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
+import { bearer, issueKey } from "../../support/accounts";
 import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -104,5 +105,18 @@ describe("the CSV exports are sold per 1,000 rows", () => {
     expect(answer.status).toBe(402);
     expect(answer.headers.get("content-type")).not.toContain("text/csv");
     expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+
+  it("when the OpenAPI document and llms.txt are read, then the exports show their price per 1,000 rows", async () => {
+    const { key } = await issueKey(database.db, "docs-reader", "live", ["catalogue:read"]);
+    const document = (await (await fetch(`${baseUrl}/openapi.json`, { headers: bearer(key) })).json()) as {
+      paths: Record<string, Record<string, { "x-x402"?: { price_usdc: string; price_unit: string } }>>;
+    };
+    expect(document.paths["/v1/history.csv"]?.get?.["x-x402"]).toEqual(
+      expect.objectContaining({ price_usdc: "0.010000", price_unit: "1000_rows" }),
+    );
+    expect(document.paths["/v1/services"]?.get?.["x-x402"]?.price_unit).toBe("call");
+    const llms = await (await fetch(`${baseUrl}/llms.txt`, { headers: bearer(key) })).text();
+    expect(llms).toContain("`GET /v1/history.csv`: 0.010000 USDC per 1,000 rows, past the daily CSV rows");
   });
 });
