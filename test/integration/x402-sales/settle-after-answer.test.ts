@@ -139,4 +139,37 @@ describe("a paid call is answered first and settled after", () => {
     expect(await database.db.x402Payment.count()).toBe(recorded);
     expect(await chain.balanceOf(PAY_TO)).toBe(before);
   });
+
+  it("when the authorisation runs out before the chain is back, then the payment is recorded failed, once", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    cutAfterVerify = true;
+    const paid = await payingFetch(PAYER_KEY)(`${baseUrl}/v1/services?q=quotes`);
+    cutAfterVerify = false;
+    expect(paid.status).toBe(200);
+    const pending = await vi.waitFor(
+      async () => {
+        const row = await database.db.x402Payment.findFirstOrThrow({
+          where: { status: "pending", route: "GET /v1/services" },
+        });
+        expect(row.attempts).toBe(1);
+        return row;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    // The authorisation ends before the next pause would: this attempt is the last.
+    await database.db.x402Payment.update({
+      where: { id: pending.id },
+      data: { validBefore: new Date(Date.now() + 1_500), nextAttemptAt: new Date() },
+    });
+    expect(await sales.settlements.retryDue()).toBe(1);
+    const failed = await database.db.x402Payment.findUniqueOrThrow({ where: { id: pending.id } });
+    expect(failed).toEqual(expect.objectContaining({ status: "failed", attempts: 2, transaction: null }));
+    expect(failed.failureReason).toBeTruthy();
+
+    proxy.restore();
+    expect(await sales.settlements.retryDue()).toBe(0);
+    const events = await database.db.event.findMany({ where: { type: "x402_payment.failed" } });
+    expect(events).toHaveLength(1);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
 });
