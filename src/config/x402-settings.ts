@@ -111,7 +111,7 @@ export const x402SellingSettings = {
       "Free calls per day a wallet named in X-WALLET gets before it pays; each also counts against the calling address's own trial allowance of the same size, so rotating wallets from one address gains nothing.",
   },
   X402_SETTLE_WAIT_SECONDS: {
-    schema: z.coerce.number().min(0).max(60).default(10),
+    schema: z.coerce.number().int().min(0).max(60).default(10),
     description:
       "How long a paid answer, once ready, waits for its settlement: settled in time, it carries PAYMENT-RESPONSE; else it is sent without, and the payment stays pending until a retry settles it.",
   },
