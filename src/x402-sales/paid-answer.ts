@@ -3,8 +3,8 @@ import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { NextFunction, Response } from "express";
 import type { Database } from "../db/prisma-client";
 import type { Prisma } from "../generated/prisma/client";
+import { holdAnswer } from "../http/held-answer";
 import type { Logger } from "../logging/logger";
-import { holdAnswer } from "./held-answer";
 import type { Settlements } from "./settlements";
 import { claimX402Payment, releaseX402Payment, type VerifiedPayment } from "./x402-payments";
 

@@ -13,14 +13,18 @@ export interface HeldAnswer {
   outcome: Promise<HeldOutcome>;
   /** The status the route answered with. */
   status(): number;
+  /** The bytes held (the whole body of a complete answer, before any content coding of its own). */
+  body(): Buffer;
   /** Sends what is held (headers set before this are sent with it) and lets the rest through. */
   release(): void;
 }
 
 /**
- * Holds a route's answer back while the route writes it, so that its payment can settle once the
- * answer exists and before it is sent (the settlement goes in a header). At most `maxBytes` are
- * held: a larger answer (a big CSV export) is released as soon as it passes the bound.
+ * Holds a route's answer back while the route writes it, so that something learnt from the whole
+ * answer can still go in a header: its signature (answer-signing), its payment's settlement
+ * (x402-sales). The status line, headers flushed early and written chunks are kept until
+ * `release()`. At most `maxBytes` are held: a larger answer (a big CSV export) is reported as
+ * `too_large` as soon as it passes the bound.
  */
 export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
   const { writeHead, write, end, flushHeaders } = res;
@@ -67,6 +71,7 @@ export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
   return {
     outcome,
     status: () => head?.[0] ?? res.statusCode,
+    body: () => Buffer.concat(chunks),
     release() {
       if (released) return;
       released = true;
