@@ -7,12 +7,15 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { loadConfig } from "../../src/config/config";
 import type { Database } from "../../src/db/prisma-client";
-import type { ReadPool } from "../../src/db/read-pool";
+import { createReadPool, type ReadPool } from "../../src/db/read-pool";
 import { salesFacilitator } from "../../src/x402-sales/facilitators";
 import { operatorOwner, salesSettingsFromConfig } from "../../src/x402-sales/settings";
 import { X402Sales } from "../../src/x402-sales/x402-sales";
-import { FACILITATOR_KEY, NETWORK } from "./eip3009-chain";
+import { createTestApp, type TestApp, type TestAppOptions } from "./app";
+import { createTestDatabase, type TestDatabase } from "./database";
+import { type Eip3009Chain, FACILITATOR_KEY, NETWORK, startEip3009Chain } from "./eip3009-chain";
 import { testLogger } from "./logger";
+import { type SwitchableProxy, startSwitchableProxy } from "./switchable-proxy";
 
 export const PAY_TO = "0x000000000000000000000000000000000000c0de";
 
@@ -82,6 +85,59 @@ export async function listen(
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export interface SalesBed {
+  database: TestDatabase;
+  chain: Eip3009Chain;
+  /** In front of the chain, for the facilitator only, when asked for (`throughProxy`). */
+  proxy?: SwitchableProxy;
+  pool: ReadPool;
+  sales: X402Sales;
+  api: TestApp;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface SalesBedOptions {
+  config?: Record<string, string>;
+  accountSettings?: TestAppOptions["accountSettings"];
+  /** The facilitator reaches the chain through a proxy the test can cut. */
+  throughProxy?: boolean;
+  wrap?: (facilitator: FacilitatorClient, proxy: SwitchableProxy | undefined) => FacilitatorClient;
+}
+
+/** A database, a chain, the app selling over x402 and listening on loopback, and how to stop them. */
+export async function startSalesBed(options: SalesBedOptions = {}): Promise<SalesBed> {
+  const [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
+  const proxy = options.throughProxy ? await startSwitchableProxy(chain.rpcUrl) : undefined;
+  const pool = createReadPool(database.url, 2, testLogger);
+  const sales = await salesFor(
+    { usdc: chain.usdc, rpcUrl: proxy?.url ?? chain.rpcUrl },
+    database.db,
+    pool,
+    options.config,
+    (facilitator) => options.wrap?.(facilitator, proxy) ?? facilitator,
+  );
+  const api = createTestApp(database, { sales, accountSettings: options.accountSettings });
+  const { baseUrl, close } = await listen(api.app);
+  return {
+    database,
+    chain,
+    proxy,
+    pool,
+    sales,
+    api,
+    baseUrl,
+    async close() {
+      await close();
+      await api.close();
+      await pool.end();
+      await proxy?.close();
+      await chain.close();
+      await database.drop();
     },
   };
 }

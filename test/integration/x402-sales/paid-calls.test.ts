@@ -1,43 +1,35 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { bearer, issueKey } from "../../support/accounts";
 import { type PublishedKeys, verifyAnswer } from "../../support/answer-signatures";
-import { createTestApp, type TestApp } from "../../support/app";
+import { createTestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import type { TestDatabase } from "../../support/database";
+import { type Eip3009Chain, NETWORK, PAYER_KEY, POOR_PAYER_KEY } from "../../support/eip3009-chain";
 import {
-  type Eip3009Chain,
-  NETWORK,
-  PAYER_KEY,
-  POOR_PAYER_KEY,
-  startEip3009Chain,
-} from "../../support/eip3009-chain";
-import { testLogger } from "../../support/logger";
-import { listen, PAY_TO, payingFetch, salesFor } from "../../support/x402-sales";
+  listen,
+  PAY_TO,
+  payingFetch,
+  type SalesBed,
+  salesFor,
+  startSalesBed,
+} from "../../support/x402-sales";
 
 const SEARCH_PRICE = 1000n; // 0.001 USDC
 
 describe("the catalogue sells its API over x402", () => {
+  let bed: SalesBed;
   let database: TestDatabase;
   let chain: Eip3009Chain;
-  let api: TestApp;
   let baseUrl: string;
-  let closeServer: () => Promise<void>;
-  let pool: ReadPool;
   let keys: PublishedKeys;
   let reader: string;
 
   beforeAll(async () => {
-    [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
-    pool = createReadPool(database.url, 2, testLogger);
+    bed = await startSalesBed({ accountSettings: { anonymousRequestsPerMinute: 2 } });
+    ({ database, chain, baseUrl } = bed);
     await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
-    api = createTestApp(database, {
-      sales: await salesFor(chain, database.db, pool),
-      accountSettings: { anonymousRequestsPerMinute: 2 },
-    });
-    ({ baseUrl, close: closeServer } = await listen(api.app));
     // Read with a key: the anonymous allowance (2 a minute here) is the tests' to spend.
     reader = (await issueKey(database.db, "reader", "live", ["catalogue:read"])).key;
     keys = (await (
@@ -45,11 +37,7 @@ describe("the catalogue sells its API over x402", () => {
     ).json()) as PublishedKeys;
   }, 120_000);
   afterAll(async () => {
-    await closeServer?.();
-    await api?.close();
-    await pool?.end();
-    await chain?.close();
-    await database?.drop();
+    await bed?.close();
   });
 
   it("when the allowance is used up, then a 402 challenge comes, the @x402/fetch client pays, and USDC moves on chain", async () => {
@@ -219,7 +207,7 @@ describe("the catalogue sells its API over x402", () => {
 
   it("when the facilitator cannot be reached, then the answer says so and nothing is charged", async () => {
     const unreachable = createTestApp(database, {
-      sales: await salesFor(chain, database.db, pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
+      sales: await salesFor(chain, database.db, bed.pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
       accountSettings: { anonymousRequestsPerMinute: 0 },
     });
     const { baseUrl: otherUrl, close: closeOther } = await listen(unreachable.app);

@@ -4,14 +4,11 @@ import {
   encodePaymentSignatureHeader,
 } from "@x402/core/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import { bearer, issueKey } from "../../support/accounts";
-import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type Eip3009Chain, NETWORK, PAYER_KEY, startEip3009Chain } from "../../support/eip3009-chain";
-import { testLogger } from "../../support/logger";
-import { listen, PAY_TO, payerClient, payingFetch, salesFor } from "../../support/x402-sales";
+import type { TestDatabase } from "../../support/database";
+import { type Eip3009Chain, NETWORK, PAYER_KEY } from "../../support/eip3009-chain";
+import { PAY_TO, payerClient, payingFetch, type SalesBed, startSalesBed } from "../../support/x402-sales";
 
 /** The default CSV price: 0.01 USDC per 1,000 rows, in atomic units. */
 const PER_THOUSAND = 10_000n;
@@ -30,33 +27,22 @@ async function challengedAmount(url: string, headers: Record<string, string> = {
 const dataRows = (csv: string) => csv.split("\r\n").filter((line) => line !== "").length - 1;
 
 describe("the CSV exports are sold per 1,000 rows", () => {
+  let bed: SalesBed;
   let database: TestDatabase;
   let chain: Eip3009Chain;
-  let pool: ReadPool;
-  let api: TestApp;
   let baseUrl: string;
-  let closeServer: () => Promise<void>;
 
   beforeAll(async () => {
-    [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
-    pool = createReadPool(database.url, 2, testLogger);
+    bed = await startSalesBed({ accountSettings: { anonymousCsvRowsPerDay: FREE_ROWS } });
+    ({ database, chain, baseUrl } = bed);
     const [serviceId] = await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test" }]);
     await database.db.$executeRaw`
       INSERT INTO stats_snapshots (service_id, observed_from, observed_to, updated_at)
       SELECT ${serviceId}::uuid, t, t, now()
       FROM generate_series(1, ${HISTORY_ROWS}) AS n, LATERAL (SELECT timestamp '2026-01-01' + n * interval '1 hour' AS t) AS at`;
-    api = createTestApp(database, {
-      sales: await salesFor(chain, database.db, pool),
-      accountSettings: { anonymousCsvRowsPerDay: FREE_ROWS },
-    });
-    ({ baseUrl, close: closeServer } = await listen(api.app));
   }, 120_000);
   afterAll(async () => {
-    await closeServer?.();
-    await api?.close();
-    await pool?.end();
-    await chain?.close();
-    await database?.drop();
+    await bed?.close();
   });
 
   it("when the daily CSV rows are spent, then an export's challenge asks for its rows rounded up to the next 1,000", async () => {

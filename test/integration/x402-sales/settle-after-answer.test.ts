@@ -1,61 +1,50 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
 import type { X402Sales } from "../../../src/x402-sales/x402-sales";
-import { createTestApp, type TestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type Eip3009Chain, PAYER_KEY, startEip3009Chain } from "../../support/eip3009-chain";
-import { testLogger } from "../../support/logger";
-import { type SwitchableProxy, startSwitchableProxy } from "../../support/switchable-proxy";
-import { listen, PAY_TO, payingFetch, salesFor } from "../../support/x402-sales";
+import type { TestDatabase } from "../../support/database";
+import { type Eip3009Chain, PAYER_KEY } from "../../support/eip3009-chain";
+import type { SwitchableProxy } from "../../support/switchable-proxy";
+import { PAY_TO, payingFetch, type SalesBed, startSalesBed } from "../../support/x402-sales";
 
 const SEARCH_PRICE = 1000n; // 0.001 USDC
 const PAYER = privateKeyToAccount(PAYER_KEY).address.toLowerCase();
 
 describe("a paid call is answered first and settled after", () => {
+  let bed: SalesBed;
   let database: TestDatabase;
   let chain: Eip3009Chain;
   let proxy: SwitchableProxy;
-  let pool: ReadPool;
   let sales: X402Sales;
-  let api: TestApp;
   let baseUrl: string;
-  let closeServer: () => Promise<void>;
   /** When set, the facilitator's chain is cut as soon as a payment is verified. */
   let cutAfterVerify = false;
 
   beforeAll(async () => {
-    [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
-    proxy = await startSwitchableProxy(chain.rpcUrl);
-    pool = createReadPool(database.url, 2, testLogger);
-    await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
     // The facilitator reaches the chain through the proxy; every keyless call pays.
-    sales = await salesFor(
-      { usdc: chain.usdc, rpcUrl: proxy.url },
-      database.db,
-      pool,
-      { X402_PAID_ROUTES: "search,detail", X402_FREE_CALLS_PER_WALLET: "0", X402_SETTLE_RETRY_SECONDS: "1" },
-      (facilitator) => ({
+    bed = await startSalesBed({
+      config: {
+        X402_PAID_ROUTES: "search,detail",
+        X402_FREE_CALLS_PER_WALLET: "0",
+        X402_SETTLE_RETRY_SECONDS: "1",
+      },
+      throughProxy: true,
+      wrap: (facilitator, through) => ({
         ...facilitator,
         verify: async (payload, requirements) => {
           const verified = await facilitator.verify(payload, requirements);
-          if (cutAfterVerify) proxy.cut();
+          if (cutAfterVerify) through?.cut();
           return verified;
         },
       }),
-    );
-    api = createTestApp(database, { sales });
-    ({ baseUrl, close: closeServer } = await listen(api.app));
+    });
+    ({ database, chain, sales, baseUrl } = bed);
+    proxy = bed.proxy as SwitchableProxy;
+    await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
   }, 120_000);
   afterAll(async () => {
-    await closeServer?.();
-    await api?.close();
-    await pool?.end();
-    await proxy?.close();
-    await chain?.close();
-    await database?.drop();
+    await bed?.close();
   });
 
   it("when the chain is unreachable at settlement, then the answer is sent, the payment stays pending, and a retry settles it once the chain is back", async () => {
