@@ -119,5 +119,9 @@ function storedPayment(row: {
   const payload = PaymentPayloadV2Schema.safeParse(row.paymentPayload);
   const requirements = PaymentRequirementsV2Schema.safeParse(row.requirements);
   if (!payload.success || !requirements.success) return undefined;
-  return { paymentPayload: payload.data, requirements: requirements.data };
+  // The schemas check the shape; the library's types also spell a network as `namespace:reference`.
+  return {
+    paymentPayload: payload.data as PaymentPayload,
+    requirements: requirements.data as PaymentRequirements,
+  };
 }

@@ -86,11 +86,7 @@ export async function settleX402Payment(
   transaction: string,
   operator: EventOwner,
 ): Promise<void> {
-  await finish(db, id, ["pending", "failed"], operator, {
-    status: "settled",
-    transaction,
-    failureReason: null,
-  });
+  await finish(db, id, ["pending", "failed"], operator, "settled", { transaction, failureReason: null });
 }
 
 /** Marks a pending payment failed for good (its authorisation can no longer settle). */
@@ -100,7 +96,7 @@ export async function failX402Payment(
   reason: string,
   operator: EventOwner,
 ): Promise<void> {
-  await finish(db, id, ["pending"], operator, { status: "failed", failureReason: reason });
+  await finish(db, id, ["pending"], operator, "failed", { failureReason: reason });
 }
 
 /** Keeps a payment pending after a failed attempt, to be tried again at `nextAttemptAt`. */
@@ -121,13 +117,15 @@ async function finish(
   id: string,
   from: string[],
   operator: EventOwner,
-  data: Prisma.X402PaymentUpdateManyMutationInput & { status: "settled" | "failed" },
+  status: "settled" | "failed",
+  data: Prisma.X402PaymentUpdateManyMutationInput,
 ): Promise<void> {
   await inTransaction(db, async (tx) => {
     const { count } = await tx.x402Payment.updateMany({
       where: { id, status: { in: from } },
       data: {
         ...data,
+        status,
         attempts: { increment: 1 },
         nextAttemptAt: null,
         paymentPayload: Prisma.DbNull,
@@ -137,7 +135,7 @@ async function finish(
     if (count === 0) return;
     const row = await tx.x402Payment.findUniqueOrThrow({ where: { id } });
     await emitEvents(tx, [
-      { type: `x402_payment.${data.status}`, data: { x402_payment: x402PaymentJson(row) }, owner: operator },
+      { type: `x402_payment.${status}`, data: { x402_payment: x402PaymentJson(row) }, owner: operator },
     ]);
   });
 }
