@@ -20,6 +20,8 @@ describe("a paid call is answered first and settled after", () => {
   let baseUrl: string;
   /** When set, the facilitator's chain is cut as soon as a payment is verified. */
   let cutAfterVerify = false;
+  /** When set, the facilitator takes this long more to settle. */
+  let settleDelayMs = 0;
 
   beforeAll(async () => {
     // The facilitator reaches the chain through the proxy; every keyless call pays.
@@ -28,6 +30,7 @@ describe("a paid call is answered first and settled after", () => {
         X402_PAID_ROUTES: "search,detail",
         X402_FREE_CALLS_PER_WALLET: "0",
         X402_SETTLE_RETRY_SECONDS: "1",
+        X402_SETTLE_WAIT_SECONDS: "2",
       },
       throughProxy: true,
       wrap: (facilitator, through) => ({
@@ -36,6 +39,10 @@ describe("a paid call is answered first and settled after", () => {
           const verified = await facilitator.verify(payload, requirements);
           if (cutAfterVerify) through?.cut();
           return verified;
+        },
+        settle: async (payload, requirements) => {
+          await new Promise((resolve) => setTimeout(resolve, settleDelayMs));
+          return facilitator.settle(payload, requirements);
         },
       }),
     });
@@ -114,6 +121,28 @@ describe("a paid call is answered first and settled after", () => {
     expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
     const row = await database.db.x402Payment.findFirstOrThrow({ where: { route: "GET /v1/endpoints" } });
     expect(row.status).toBe("settled");
+  });
+
+  it("when settling takes longer than the wait, then the answer comes without PAYMENT-RESPONSE and the same attempt settles it after", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    settleDelayMs = 4_000;
+    const paid = await payingFetch(PAYER_KEY)(`${baseUrl}/v1/endpoints?q=stock`);
+    settleDelayMs = 0;
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("payment-response")).toBeNull();
+    const settled = await vi.waitFor(
+      async () => {
+        const row = await database.db.x402Payment.findFirstOrThrow({
+          where: { route: "GET /v1/endpoints", createdAt: { gte: new Date(Date.now() - 30_000) } },
+          orderBy: { createdAt: "desc" },
+        });
+        expect(row.status).toBe("settled");
+        return row;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    expect(settled.attempts).toBe(1);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
   });
 
   it("when the route fails after the payment is verified, then nothing is settled or recorded", async () => {
