@@ -3,7 +3,7 @@ import {
   decodePaymentResponseHeader,
   encodePaymentSignatureHeader,
 } from "@x402/core/http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, issueKey } from "../../support/accounts";
 import { seedServices } from "../../support/catalogue";
 import type { TestDatabase } from "../../support/database";
@@ -91,6 +91,35 @@ describe("the CSV exports are sold per 1,000 rows", () => {
     expect(answer.status).toBe(402);
     expect(answer.headers.get("content-type")).not.toContain("text/csv");
     expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+
+  it("when a paid export is larger than what is held back, then it streams without PAYMENT-RESPONSE and settles when it ends", async () => {
+    const rows = 50_000; // about 5 MB of CSV: more than the 4 MiB a paid answer is held for
+    const [bigId] = await seedServices(database.db, [{ name: "Big History", domain: "big.test" }]);
+    await database.db.$executeRaw`
+      INSERT INTO stats_snapshots (service_id, observed_from, observed_to, uptime_30d, avg_response_ms_30d, updated_at)
+      SELECT ${bigId}::uuid, t, t, 99.5, 123.25, now()
+      FROM generate_series(1, ${rows}) AS n, LATERAL (SELECT timestamp '2025-01-01' + n * interval '1 minute' AS t) AS at`;
+    const before = await chain.balanceOf(PAY_TO);
+    // Uncompressed: what is held back is what the answer writes, after any compression.
+    const paid = await payingFetch(PAYER_KEY)(`${baseUrl}/v1/history.csv?service_id=${bigId}`, {
+      headers: { "Accept-Encoding": "identity" },
+    });
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("payment-response")).toBeNull();
+    expect(dataRows(await paid.text())).toBe(rows);
+    const recorded = await vi.waitFor(
+      async () => {
+        const row = await database.db.x402Payment.findFirstOrThrow({
+          where: { route: "GET /v1/history.csv", amountUnits: 50n * PER_THOUSAND },
+        });
+        expect(row.status).toBe("settled");
+        return row;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    expect(recorded.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + 50n * PER_THOUSAND);
   });
 
   it("when the OpenAPI document and llms.txt are read, then the exports show their price per 1,000 rows", async () => {
