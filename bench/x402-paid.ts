@@ -1,6 +1,7 @@
 // Paid calls end to end: the @x402/fetch client pays each call of GET /v1/services, the built-in
-// facilitator verifies and settles it on ganache (EIP-3009 USDC), the catalogue answers. Calls are
-// sequential: one payer, one facilitator account, one chain that mines a block per transaction.
+// facilitator verifies it, the catalogue records it and answers, the facilitator settles it on
+// ganache (EIP-3009 USDC) and the answer goes out with PAYMENT-RESPONSE. Calls are sequential: one
+// payer, one facilitator account, one chain that mines a block per transaction.
 // Standalone: `node --import tsx bench/x402-paid.ts [calls]`.
 import http from "node:http";
 import type { AddressInfo } from "node:net";

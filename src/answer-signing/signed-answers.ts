@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { routePolicy } from "../accounts/route-policy";
+import { holdAnswer } from "../http/held-answer";
 import type { AnswerKeyRing } from "./answer-keys";
 import { formatSignatureHeader, SIGNATURE_HEADER, signedString } from "./signed-string";
 
@@ -20,50 +21,20 @@ export function signAnswerBody(res: Response, body: Uint8Array): void {
   SIGNERS.get(res)?.(body);
 }
 
-type Chunk = string | Uint8Array;
-type Callback = (error?: Error | null) => void;
-
-function asBuffer(chunk: Chunk, encoding?: BufferEncoding): Buffer {
-  return typeof chunk === "string" ? Buffer.from(chunk, encoding) : Buffer.from(chunk);
-}
-
 /**
- * Holds the answer back until it ends, so its signature can go in a header: the status line
- * (writeHead), headers flushed early and written chunks are kept, then signed and sent in one
- * piece. Only whole JSON answers pass here (streamed CSV exports are not in a signed group).
+ * Holds the answer back until it ends, so its signature can go in a header: the answer is sent,
+ * signed, in one piece. Only whole JSON answers pass here (streamed CSV exports are not in a
+ * signed group).
  */
-function holdUntilEnd(res: Response, signBody: BodySigner): void {
-  const { writeHead, write, end, flushHeaders } = res;
-  const chunks: Buffer[] = [];
-  let head: Parameters<typeof res.writeHead> | undefined;
-  res.writeHead = ((...args: Parameters<typeof res.writeHead>) => {
-    head = args;
-    return res;
-  }) as typeof res.writeHead;
-  res.flushHeaders = () => {};
-  res.write = ((chunk: Chunk, encoding?: BufferEncoding | Callback, callback?: Callback) => {
-    chunks.push(asBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
-    const done = typeof encoding === "function" ? encoding : callback;
-    if (done) process.nextTick(done);
-    return true;
-  }) as typeof res.write;
-  res.end = ((chunk?: Chunk | Callback, encoding?: BufferEncoding | Callback, callback?: Callback) => {
-    if (chunk !== undefined && typeof chunk !== "function") {
-      chunks.push(asBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
-    }
-    const done = [chunk, encoding, callback].find((arg): arg is Callback => typeof arg === "function");
-    Object.assign(res, { writeHead, write, end, flushHeaders });
-    const body = Buffer.concat(chunks);
-    if (head) {
-      // The status is final once writeHead is called; the signature must see it.
-      res.statusCode = head[0];
-      if (!res.getHeader(SIGNATURE_HEADER) && !res.getHeader("content-encoding")) signBody(body);
-      res.writeHead(...head);
-    } else if (!res.headersSent && !res.getHeader(SIGNATURE_HEADER) && !res.getHeader("content-encoding")) {
-      signBody(body);
-    }
-    return body.length > 0 ? res.end(body, done) : res.end(done);
-  }) as typeof res.end;
+function signWhenEnded(res: Response, signBody: BodySigner): void {
+  const held = holdAnswer(res, Number.POSITIVE_INFINITY);
+  void held.outcome.then((outcome) => {
+    if (outcome !== "complete") return;
+    // The status is final once the route ends; the signature must see it.
+    res.statusCode = held.status();
+    if (!res.getHeader(SIGNATURE_HEADER) && !res.getHeader("content-encoding")) signBody(held.body());
+    held.release();
+  });
 }
 
 /**
@@ -96,7 +67,7 @@ export function signedAnswers(keys: AnswerKeyRing, now: () => number = Date.now)
       res.setHeader(SIGNATURE_HEADER, header);
     };
     SIGNERS.set(res, signBody);
-    holdUntilEnd(res, signBody);
+    signWhenEnded(res, signBody);
     next();
   };
 }

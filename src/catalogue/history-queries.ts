@@ -111,7 +111,11 @@ export const HISTORY_EXPORT_COLUMNS = [
  * CSV cells for cursorBatches (which turns the timestamps into ISO text). Numbers come as text:
  * the CSV writes text anyway, and parsing then printing 2.5 million numbers is a measurable cost.
  */
-export function historyExportQuery(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
+export function historyExportQuery(
+  serviceId: string | undefined,
+  window: HistoryWindow,
+  limit?: number,
+): Prisma.Sql {
   const where = historyExportWhere(serviceId, window);
   // service_id is the entry's shown id, as in services.csv: the two files join on it.
   return Prisma.sql`
@@ -120,7 +124,8 @@ export function historyExportQuery(serviceId: string | undefined, window: Histor
       h.tx_count_30d::text, h.payer_count_30d::text, h.info_updated_at
     FROM stats_snapshots h JOIN services s ON s.id = h.service_id
     WHERE ${where}
-    ORDER BY h.service_id, h.observed_from, h.id`;
+    ORDER BY h.service_id, h.observed_from, h.id
+    ${limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${limit}`}`;
 }
 
 function historyExportWhere(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {

@@ -110,6 +110,16 @@ export const x402SellingSettings = {
     description:
       "Free calls per day a wallet named in X-WALLET gets before it pays; each also counts against the calling address's own trial allowance of the same size, so rotating wallets from one address gains nothing.",
   },
+  X402_SETTLE_WAIT_SECONDS: {
+    schema: z.coerce.number().int().min(0).max(60).default(10),
+    description:
+      "How long a paid answer, once ready, waits for its settlement: settled in time, it carries PAYMENT-RESPONSE; else it is sent without, and the payment stays pending until a retry settles it.",
+  },
+  X402_SETTLE_RETRY_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(600).default(15),
+    description:
+      "First pause before a failed settlement is tried again; each further pause doubles, while the payer's authorisation is valid (10 minutes from signing). Also how often each API process looks for payments due.",
+  },
 } as const;
 
 /** Signed answers and selling over x402, as config.ts reads them. */

@@ -110,7 +110,7 @@ export const EVENT_KINDS = {
   "x402_payment.failed": kind(
     "owned",
     x402PaymentData,
-    "Settling an x402 payment for a call of the catalogue's own API failed; the call was not answered.",
+    "An x402 payment for a call of the catalogue's own API could not be settled, by the answer or by the retries while its authorisation was valid.",
   ),
 } satisfies Record<string, Kind>;
 

@@ -223,9 +223,14 @@ export const x402PaymentData = z.strictObject({
       pay_to: z.string().meta({ description: "The operator's receiving address (lower case)." }),
       asset: z.string().meta({ description: "The token contract (lower case)." }),
       amount: decimal.meta({ description: "The amount in USDC (6 decimals)." }),
-      status: z.string().meta({ description: "settled or failed." }),
+      status: z.string().meta({
+        description: "settled or failed (events); pending in the list while it is being settled.",
+      }),
       transaction: z.string().nullable().meta({ description: "The settlement transaction, once settled." }),
-      failure_reason: z.string().nullable().meta({ description: "Why settling failed, when it did." }),
+      failure_reason: z
+        .string()
+        .nullable()
+        .meta({ description: "Why settling failed, when it did (pending: why the last attempt failed)." }),
     })
     .meta({ id: "EventX402PaymentRef" }),
 });

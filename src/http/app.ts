@@ -32,7 +32,7 @@ import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
 import { endpointsRouter } from "./routes/endpoints";
 import { eventsRouter } from "./routes/events";
-import { exportsRouter } from "./routes/exports";
+import { exportRowCounter, exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
 import { paymentOrdersRouter } from "./routes/payment-orders";
 import { preflightRouter } from "./routes/preflight";
@@ -171,7 +171,7 @@ export function createApp({
   app.use(signedAnswers(answerKeys));
   app.use(requestGuard(accounts, sales));
   // Before the response cache: a request that must pay is never served a cached answer for free.
-  if (sales) app.use(sales.gate());
+  if (sales) app.use(sales.gate(exportRowCounter(pool, search)));
   // The pages for people, before the response cache: `/` answers HTML or JSON by Accept.
   app.use(pagesRouter(pool, search));
   if (responseCache) app.use(serveCachedResponses(responseCache));

@@ -56,3 +56,12 @@ export async function admitExport(
     },
   });
 }
+
+/** Whether `caller` has exported its whole daily allowance (a keyless caller then pays for exports). */
+export async function exportAllowanceSpent(
+  accounts: Accounts,
+  caller: string,
+  allowance: number,
+): Promise<boolean> {
+  return (await accounts.exports.used(caller)).rows >= allowance;
+}

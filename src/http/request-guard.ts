@@ -8,7 +8,7 @@ import type { Scope } from "../accounts/scopes";
 import type { RateDecision } from "../accounts/shared-rate-limiter";
 import type { X402Sales } from "../x402-sales/x402-sales";
 import { HttpError } from "./errors";
-import { admitExport } from "./export-gate";
+import { admitExport, exportAllowanceSpent } from "./export-gate";
 
 const REALM = 'Bearer realm="x402-catalogue"';
 
@@ -42,8 +42,9 @@ const KEYED = new WeakMap<Response, VerifiedKey>();
  * its client address without a valid key (so guessing keys is limited too); a protected route
  * needs a key, and a key needs the route's scope. Keyed requests are counted for usage.
  * Nothing of the key is ever logged or echoed. When the API is sold over x402 (`sales`), a caller
- * without a key on a sold route pays instead of getting 429 past its allowance, and always on the
- * route groups the operator marks paid; a request offering a payment is verified and charged.
+ * without a key on a sold route pays instead of getting 429 past its allowance (a CSV export: once
+ * the address's daily CSV rows are spent), and always on the route groups the operator marks
+ * paid; a request offering a payment is verified and charged.
  */
 export function requestGuard(accounts: Accounts, sales?: X402Sales): RequestHandler {
   const { keys, limiter, usage, settings } = accounts;
@@ -76,10 +77,18 @@ export function requestGuard(accounts: Accounts, sales?: X402Sales): RequestHand
       if (policy.access === "protected") {
         throw unauthorised(res, "This route needs an API key: send Authorization: Bearer <API key>", false);
       }
-      if (sold && (!decision.allowed || sales?.alwaysPaid(sold) || sales?.carriesPayment(req))) {
+      const caller = `ip:${req.ip ?? "unknown"}`;
+      const exporting = policy.group === EXPORTS_GROUP;
+      if (
+        sold &&
+        (!decision.allowed ||
+          sales?.alwaysPaid(sold) ||
+          sales?.carriesPayment(req) ||
+          (exporting && (await exportAllowanceSpent(accounts, caller, settings.anonymousCsvRowsPerDay))))
+      ) {
         sales?.requirePayment(res);
-      } else if (policy.group === EXPORTS_GROUP) {
-        await admitExport(accounts, res, `ip:${req.ip ?? "unknown"}`, settings.anonymousCsvRowsPerDay);
+      } else if (exporting) {
+        await admitExport(accounts, res, caller, settings.anonymousCsvRowsPerDay);
       }
       next();
       return;

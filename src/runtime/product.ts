@@ -82,6 +82,10 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       pool,
       operator: await operatorOwner(db, salesSettings),
     });
+  if (sales) {
+    const retries = sales.settlements.start();
+    shutdown.register("x402 settlement retries", () => retries.stop());
+  }
   const http = await listen(
     createApp({
       db,

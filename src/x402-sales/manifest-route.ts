@@ -7,7 +7,8 @@ import { inputJsonSchema, SOLD_ROUTES } from "./sold-routes";
 /**
  * The catalogue's own x402 manifest (`/.well-known/x402`, the form the catalogue reads from other
  * origins): every sold route with its method, input and payment requirements per accepted network.
- * Paths with `:id` are templates. Answered only when selling is configured.
+ * Paths with `:id` are templates; a CSV export's amount is per 1,000 rows. Answered only when
+ * selling is configured.
  */
 export function salesManifestRouter(settings: SalesSettings): Router {
   const router = apiRouter();
@@ -19,7 +20,7 @@ export function salesManifestRouter(settings: SalesSettings): Router {
         resource: `${origin}${path}`,
         method,
         description: route.description,
-        mimeType: "application/json",
+        mimeType: route.group === "csv" ? "text/csv" : "application/json",
         input: inputJsonSchema(route.input.schema),
         accepts: paymentOptions(settings, route.group).map(({ price, ...option }) => ({
           ...option,

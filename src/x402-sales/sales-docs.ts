@@ -1,6 +1,6 @@
 import { formatUsdcUnits, parseUsdcAmount } from "../billing/usdc-amount";
 import type { openApiDocument } from "../http/openapi/document";
-import { paymentOptions } from "./payment-options";
+import { paymentOptions, ROWS_PER_PRICE } from "./payment-options";
 import type { SalesSettings } from "./settings";
 import { SOLD_ROUTES, type SoldRoute } from "./sold-routes";
 
@@ -15,6 +15,15 @@ function operationKey(route: SoldRoute): { path: string; method: string } {
 function priceText(settings: SalesSettings, route: SoldRoute): string {
   const units = parseUsdcAmount(settings.prices.get(route.group) ?? "") ?? 0n;
   return formatUsdcUnits(units);
+}
+
+/** What one price buys: a call, or (the CSV exports) 1,000 rows asked for, rounded up. */
+function priceUnit(route: SoldRoute): "call" | "1000_rows" {
+  return route.group === "csv" ? "1000_rows" : "call";
+}
+
+function priceUnitText(route: SoldRoute): string {
+  return priceUnit(route) === "call" ? "a call" : `per ${ROWS_PER_PRICE.toLocaleString("en")} rows`;
 }
 
 function whenPaid(settings: SalesSettings, route: SoldRoute): "always" | "past_anonymous_allowance" {
@@ -36,6 +45,7 @@ export function markPaidOperations(document: OpenApiDocument, settings: SalesSet
     if (!operation) continue;
     operation["x-x402"] = {
       price_usdc: priceText(settings, route),
+      price_unit: priceUnit(route),
       group: route.group,
       paid: whenPaid(settings, route),
       accepts: paymentOptions(settings, route.group).map(({ network, payTo, price }) => ({
@@ -49,12 +59,17 @@ export function markPaidOperations(document: OpenApiDocument, settings: SalesSet
       ...(operation.responses as Record<string, unknown>),
       402: {
         description:
-          "Payment required (x402 v2): the PAYMENT-REQUIRED header holds the challenge (base64 JSON), the body the same JSON. Pay with PAYMENT-SIGNATURE; the paid answer carries PAYMENT-RESPONSE.",
+          priceUnit(route) === "call"
+            ? `${PAYMENT_REQUIRED_TEXT}.`
+            : `${PAYMENT_REQUIRED_TEXT}. The amount is for the rows the export asks for (its query's rows within \`limit\`), rounded up to the next 1,000; the export sends no more rows than that.`,
       },
     };
   }
   return { ...document, paths } as OpenApiDocument;
 }
+
+const PAYMENT_REQUIRED_TEXT =
+  "Payment required (x402 v2): the PAYMENT-REQUIRED header holds the challenge (base64 JSON), the body the same JSON. Pay with PAYMENT-SIGNATURE; the paid answer carries PAYMENT-RESPONSE once settled";
 
 /** The llms.txt section telling an agent how to pay. */
 export function payingSection(settings: SalesSettings): string {
@@ -65,12 +80,16 @@ export function payingSection(settings: SalesSettings): string {
     `Networks: ${[...settings.payTo.keys()].join(", ")}. Free trial: send \`X-WALLET: <your address>\` for ${settings.freeCallsPerWallet} free calls a day.`,
     "A 402 answer carries the challenge in `PAYMENT-REQUIRED` (base64 JSON, mirrored in the body); any x402 v2",
     "client (e.g. `@x402/fetch`) signs an EIP-3009 authorisation and retries with `PAYMENT-SIGNATURE`; the paid",
-    "answer carries `PAYMENT-RESPONSE` (the settlement transaction). Manifest: `/.well-known/x402`.",
+    "answer carries `PAYMENT-RESPONSE` (the settlement transaction) when it settled in time; else it settles",
+    "after the answer. Manifest: `/.well-known/x402`.",
+    "A CSV export costs its price per 1,000 rows it asks for (the query's rows within `limit`), rounded up,",
+    "and sends no more rows than paid for; the free trial does not cover exports.",
     "",
   ];
   for (const route of SOLD_ROUTES) {
-    const when = whenPaid(settings, route) === "always" ? "always" : "past the anonymous allowance";
-    lines.push(`- \`${route.pattern}\`: ${priceText(settings, route)} USDC a call, ${when}`);
+    const allowance = route.group === "csv" ? "the daily CSV rows" : "the anonymous allowance";
+    const when = whenPaid(settings, route) === "always" ? "always" : `past ${allowance}`;
+    lines.push(`- \`${route.pattern}\`: ${priceText(settings, route)} USDC ${priceUnitText(route)}, ${when}`);
   }
   lines.push(
     "",

@@ -21,6 +21,10 @@ export interface SalesSettings {
   freeCallsPerWallet: number;
   /** The organisation whose webhooks and events receive the payment events. */
   operatorOrganisation: string;
+  /** How long a ready paid answer waits for its settlement before it is sent without it. */
+  settleWaitMs: number;
+  /** The first pause before a failed settlement is retried (then doubling). */
+  settleRetryMs: number;
 }
 
 export function salesSettingsFromConfig(config: Config): SalesSettings | undefined {
@@ -36,6 +40,8 @@ export function salesSettingsFromConfig(config: Config): SalesSettings | undefin
     rpcUrls: config.X402_RPC_URLS,
     freeCallsPerWallet: config.X402_FREE_CALLS_PER_WALLET,
     operatorOrganisation: config.X402_OPERATOR_ORG,
+    settleWaitMs: config.X402_SETTLE_WAIT_SECONDS * 1000,
+    settleRetryMs: config.X402_SETTLE_RETRY_SECONDS * 1000,
   };
 }
 

@@ -2,14 +2,21 @@ import { z } from "zod";
 import type { PriceGroup } from "../config/x402-settings";
 import { endpointListQuery } from "../http/schemas/endpoints";
 import { preflightBody } from "../http/schemas/preflight";
-import { historyQuery, serviceIdParams, serviceListQuery } from "../http/schemas/services";
+import {
+  historyExportQuery,
+  historyQuery,
+  serviceExportQuery,
+  serviceIdParams,
+  serviceListQuery,
+} from "../http/schemas/services";
 import { searchServicesInput } from "../mcp/server";
 
 /**
  * The routes the catalogue sells over x402, each with its price group and its input as JSON
  * Schema derived from the zod schema that validates it (the Bazaar discovery extension declares
- * it). A caller without a key pays for these past the anonymous allowance, or always for the
- * groups in X402_PAID_ROUTES; every other route keeps answering 429 past the allowance.
+ * it). A caller without a key pays for these past the anonymous allowance (the CSV exports: past
+ * the daily CSV rows), or always for the groups in X402_PAID_ROUTES; every other route keeps
+ * answering 429 past the allowance. The CSV exports are priced by the rows they ask for.
  */
 export interface SoldRoute {
   /** The x402 route pattern: method, space, path (`:name` matches one segment). */
@@ -77,6 +84,22 @@ export const SOLD_ROUTES: readonly SoldRoute[] = [
     group: "search",
     description: "The catalogue's MCP tools (Streamable HTTP), one JSON-RPC call",
     input: { kind: "mcp", tool: "search_services", schema: searchServicesInput, example: { q: "weather" } },
+  },
+  {
+    pattern: "GET /v1/services.csv",
+    method: "GET",
+    matches: /^\/v1\/services\.csv$/,
+    group: "csv",
+    description: "The catalogue's services as CSV, priced per 1,000 rows asked for",
+    input: { kind: "query", schema: serviceExportQuery },
+  },
+  {
+    pattern: "GET /v1/history.csv",
+    method: "GET",
+    matches: /^\/v1\/history\.csv$/,
+    group: "csv",
+    description: "The services' 30-day figures over time as CSV, priced per 1,000 rows asked for",
+    input: { kind: "query", schema: historyExportQuery },
   },
 ];
 

@@ -1,8 +1,14 @@
-import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { type FacilitatorClient, x402HTTPResourceServer, x402ResourceServer } from "@x402/core/server";
-import type { DeepReadonly, PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
+import {
+  type FacilitatorClient,
+  FacilitatorResponseError,
+  type HTTPRequestContext,
+  type HTTPResponseInstructions,
+  x402HTTPResourceServer,
+  x402ResourceServer,
+} from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
-import { paymentMiddlewareFromHTTPServer } from "@x402/express";
+import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import type { Request, RequestHandler, Response } from "express";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { sharedCounter } from "../accounts/shared-counter";
@@ -10,11 +16,13 @@ import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { EventOwner } from "../events/emit";
 import { HttpError } from "../http/errors";
+import { capExportRows } from "../http/export-meter";
 import type { Logger } from "../logging/logger";
-import { salesRoutes } from "./payment-options";
+import { answerPaid, type PaidAnswerDependencies } from "./paid-answer";
+import { priceUnits, ROWS_PER_PRICE, SoldRequestAdapter, salesRoutes } from "./payment-options";
 import type { SalesSettings } from "./settings";
+import { Settlements } from "./settlements";
 import { type SoldRoute, soldRoute } from "./sold-routes";
-import { recordX402Payment, type X402PaymentRecord } from "./x402-payments";
 
 export interface SalesDependencies {
   settings: SalesSettings;
@@ -27,6 +35,9 @@ export interface SalesDependencies {
   operator: EventOwner;
 }
 
+/** How many rows a CSV export request asks for (src/http/routes/exports.ts). */
+export type ExportRowCounter = (req: Request) => Promise<number>;
+
 const PAYMENT_REQUIRED = "PAYMENT-REQUIRED";
 const WALLET = /^0x[0-9a-f]{40}$/;
 
@@ -34,16 +45,19 @@ const WALLET = /^0x[0-9a-f]{40}$/;
  * The catalogue selling its own API over x402, with the official server library: the request
  * guard marks the requests that must pay (a caller without a key past the anonymous allowance,
  * or on a route group the operator marks paid), and `gate()` answers those with the library's
- * 402 challenge, or verifies their payment with the facilitator, lets the route answer, settles
- * and adds PAYMENT-RESPONSE. Requests the guard does not mark pass untouched.
+ * 402 challenge, or has the facilitator verify their payment, lets the route answer and then
+ * settles (paid-answer.ts); `settlements` retries what did not settle. Requests the guard does
+ * not mark pass untouched.
  */
 export class X402Sales {
   private readonly mustPay = new WeakSet<Response>();
   private readonly http: x402HTTPResourceServer;
   private ready: Promise<void> | undefined;
   private readonly trials: RateLimiterAbstract;
+  private readonly paid: PaidAnswerDependencies;
 
   readonly settings: SalesSettings;
+  readonly settlements: Settlements;
   private readonly logger: Logger;
 
   constructor({ settings, facilitator, logger, db, pool, operator }: SalesDependencies) {
@@ -51,36 +65,18 @@ export class X402Sales {
     this.logger = logger;
     this.trials = sharedCounter(pool, "x402-trial", 86_400);
     const server = new x402ResourceServer(facilitator);
-    server.onAfterSettle(async ({ paymentPayload, requirements, result, transportContext }) => {
-      const paid = paymentRecord(paymentPayload, requirements, transportContext);
-      if (paid)
-        await this.record(db, operator, { ...paid, status: "settled", transaction: result.transaction });
-    });
-    server.onSettleFailure(async ({ paymentPayload, requirements, transportContext, error }) => {
-      const paid = paymentRecord(paymentPayload, requirements, transportContext);
-      if (paid) {
-        await this.record(db, operator, {
-          ...paid,
-          status: "failed",
-          failureReason: error.message.slice(0, 500),
-        });
-      }
-    });
     for (const network of settings.payTo.keys())
       server.register(network as `${string}:${string}`, new ExactEvmScheme());
+    server.registerExtension(bazaarResourceServerExtension);
     this.http = new x402HTTPResourceServer(server, salesRoutes(settings));
-  }
-
-  /** A payment that cannot be recorded is logged (never its signature) and does not fail the answer. */
-  private async record(db: Database, operator: EventOwner, payment: X402PaymentRecord): Promise<void> {
-    try {
-      await recordX402Payment(db, payment, operator);
-    } catch (error) {
-      this.logger.error(
-        { err: error, network: payment.network, payer: payment.payer, transaction: payment.transaction },
-        "recording an x402 payment failed",
-      );
-    }
+    this.settlements = new Settlements({
+      http: this.http,
+      db,
+      operator,
+      logger,
+      retryMs: settings.settleRetryMs,
+    });
+    this.paid = { db, logger, settlements: this.settlements, settleWaitMs: settings.settleWaitMs };
   }
 
   /** The sold route a request reaches, if any. */
@@ -131,10 +127,14 @@ export class X402Sales {
     return true;
   }
 
-  gate(): RequestHandler {
-    const pay = paymentMiddlewareFromHTTPServer(this.http, undefined, undefined, false);
+  /**
+   * The payment step of the marked requests. `exportRows` counts the rows a CSV export asks for:
+   * its price is per 1,000 of them (rounded up), and the paid export sends no more than that.
+   */
+  gate(exportRows: ExportRowCounter): RequestHandler {
     return async (req, res, next) => {
-      if (!this.mustPay.has(res)) {
+      const route = this.mustPay.has(res) ? this.soldRoute(req) : undefined;
+      if (!route) {
         next();
         return;
       }
@@ -147,50 +147,82 @@ export class X402Sales {
           "Payment is needed here, but the x402 facilitator cannot be reached; nothing was charged. Retry later, or send an API key",
         );
       }
-      if (!this.carriesPayment(req) && (await this.freeTrialCall(req, res))) {
+      const exporting = route.group === "csv";
+      // A free trial call is one call: a CSV export is paid by its rows.
+      if (!exporting && !this.carriesPayment(req) && (await this.freeTrialCall(req, res))) {
         next();
         return;
       }
-      mirrorChallengeInBody(res);
-      await pay(req, res, next);
+      const rows = exporting ? await exportRows(req) : undefined;
+      const context = {
+        adapter: new SoldRequestAdapter(req, rows),
+        path: req.path,
+        method: req.method,
+        paymentHeader: req.get("payment-signature") ?? req.get("x-payment"),
+      };
+      const result = await this.processPayment(context);
+      if (result.type === "no-payment-required") {
+        next();
+        return;
+      }
+      if (result.type === "payment-error") {
+        sendInstructions(res, result.response);
+        return;
+      }
+      if (rows !== undefined) capExportRows(res, priceUnits(rows) * ROWS_PER_PRICE);
+      const refusal = await answerPaid(this.paid, { ...result, context, route: route.pattern }, res, next);
+      if (refusal) sendInstructions(res, await this.challenge(context, refusal));
+    };
+  }
+
+  private async processPayment(context: HTTPRequestContext) {
+    try {
+      return await this.http.processHTTPRequest(context);
+    } catch (error) {
+      if (error instanceof FacilitatorResponseError) {
+        this.logger.warn({ err: error }, "the x402 facilitator refused to verify");
+        throw new HttpError(502, `The x402 facilitator failed: ${error.message}; nothing was charged`);
+      }
+      throw error;
+    }
+  }
+
+  /** The route's 402 challenge, with `error` saying why the payment offered was not taken. */
+  private async challenge(
+    context: HTTPRequestContext & { adapter: SoldRequestAdapter },
+    error: string,
+  ): Promise<HTTPResponseInstructions> {
+    const unpaid = await this.http.processHTTPRequest({
+      ...context,
+      adapter: context.adapter.withoutPayment(),
+      paymentHeader: undefined,
+    });
+    if (unpaid.type !== "payment-error") throw new Error("a sold route answered without a challenge");
+    const { response } = unpaid;
+    const header = response.headers[PAYMENT_REQUIRED];
+    if (header === undefined) return response;
+    const required = { ...decodePaymentRequiredHeader(header), error };
+    return {
+      ...response,
+      headers: { ...response.headers, [PAYMENT_REQUIRED]: encodePaymentRequiredHeader(required) },
     };
   }
 }
 
 /**
- * x402 v2 puts the challenge in the PAYMENT-REQUIRED header; v1 clients read it from the body.
- * The library answers a 402 with an empty JSON body: the body becomes the decoded header.
+ * Sends the library's answer (a 402 challenge, or its refusal). x402 v2 puts the challenge in the
+ * PAYMENT-REQUIRED header; v1 clients read it from the body, so the JSON body mirrors the header.
  */
-function mirrorChallengeInBody(res: Response): void {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    const header = res.getHeader(PAYMENT_REQUIRED);
-    if (res.statusCode !== 402 || typeof header !== "string") return json(body);
-    return json({ ...decodePaymentRequiredHeader(header), ...(isRecord(body) ? body : {}) });
-  };
-}
-
-/** What is recorded of a payment: who paid what for which route (EIP-3009 authorisations only). */
-function paymentRecord(
-  payload: DeepReadonly<PaymentPayload>,
-  requirements: DeepReadonly<PaymentRequirements>,
-  transport: unknown,
-): Omit<X402PaymentRecord, "status"> | undefined {
-  const authorization = (payload.payload as { authorization?: { from?: unknown; nonce?: unknown } })
-    .authorization;
-  if (typeof authorization?.from !== "string" || typeof authorization.nonce !== "string") return undefined;
-  const request = isRecord(transport) && isRecord(transport.request) ? transport.request : {};
-  const route =
-    `${String(request.method ?? "")} ${String(request.routePattern ?? request.path ?? "")}`.trim();
-  return {
-    network: requirements.network,
-    payer: authorization.from.toLowerCase(),
-    nonce: authorization.nonce.toLowerCase(),
-    payTo: requirements.payTo.toLowerCase(),
-    asset: requirements.asset.toLowerCase(),
-    amountUnits: BigInt(requirements.amount),
-    route,
-  };
+function sendInstructions(res: Response, response: HTTPResponseInstructions): void {
+  res.status(response.status);
+  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+  if (response.isHtml) {
+    res.send(response.body);
+    return;
+  }
+  const header = response.headers[PAYMENT_REQUIRED];
+  const body = isRecord(response.body) ? response.body : {};
+  res.json(header === undefined ? body : { ...decodePaymentRequiredHeader(header), ...body });
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -53,6 +53,7 @@ export const historyExportQuery = z
     service_id: serviceIdParam.optional().meta({ description: "One service; all services when absent." }),
     from: dateTimeParam.optional().meta({ description: "Rows observed at or after this time." }),
     to: dateTimeParam.optional().meta({ description: "Rows observed at or before this time." }),
+    limit: exportPagingParams.limit,
   })
   .superRefine(fromBeforeTo);
 

@@ -241,7 +241,7 @@ describe("GET /openapi.json and /docs", () => {
       "offset",
       "limit",
     ]);
-    expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to"]);
+    expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to", "limit"]);
     const limit = (
       (((document.paths as JsonObject)["/v1/services"] as JsonObject).get as JsonObject)
         .parameters as JsonObject[]

@@ -1,100 +1,35 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../../src/config/config";
-import type { Database } from "../../../src/db/prisma-client";
-import { createReadPool, type ReadPool } from "../../../src/db/read-pool";
-import { salesFacilitator } from "../../../src/x402-sales/facilitators";
-import { operatorOwner, salesSettingsFromConfig } from "../../../src/x402-sales/settings";
-import { X402Sales } from "../../../src/x402-sales/x402-sales";
 import { bearer, issueKey } from "../../support/accounts";
 import { type PublishedKeys, verifyAnswer } from "../../support/answer-signatures";
-import { createTestApp, type TestApp } from "../../support/app";
+import { createTestApp } from "../../support/app";
 import { seedServices } from "../../support/catalogue";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import type { TestDatabase } from "../../support/database";
+import { type Eip3009Chain, NETWORK, PAYER_KEY, POOR_PAYER_KEY } from "../../support/eip3009-chain";
 import {
-  type Eip3009Chain,
-  FACILITATOR_KEY,
-  NETWORK,
-  PAYER_KEY,
-  POOR_PAYER_KEY,
-  startEip3009Chain,
-} from "../../support/eip3009-chain";
-import { testLogger } from "../../support/logger";
+  listen,
+  PAY_TO,
+  payingFetch,
+  type SalesBed,
+  salesFor,
+  startSalesBed,
+} from "../../support/x402-sales";
 
-const PAY_TO = "0x000000000000000000000000000000000000c0de";
 const SEARCH_PRICE = 1000n; // 0.001 USDC
 
-async function salesFor(
-  chain: Eip3009Chain,
-  db: Database,
-  pool: ReadPool,
-  extra: Record<string, string> = {},
-): Promise<X402Sales> {
-  const config = loadConfig({
-    X402_PAY_TO: `${NETWORK}=${PAY_TO}`,
-    X402_ASSETS: `${NETWORK}=${chain.usdc}`,
-    X402_FACILITATOR_KEY: FACILITATOR_KEY,
-    X402_RPC_URLS: `${NETWORK}=${chain.rpcUrl}`,
-    ...extra,
-  });
-  const settings = salesSettingsFromConfig(config);
-  if (!settings) throw new Error("selling is not configured");
-  const facilitator = salesFacilitator(settings);
-  return new X402Sales({
-    settings,
-    facilitator,
-    logger: testLogger,
-    db,
-    pool,
-    operator: await operatorOwner(db, settings),
-  });
-}
-
-function payingFetch(key: `0x${string}`, sent: Headers[]): typeof fetch {
-  // The local chain's USDC is not one x402 knows: the payer allows it explicitly.
-  const client = x402Client.fromConfig({
-    schemes: [{ network: "eip155:*", client: new ExactEvmScheme(privateKeyToAccount(key)) }],
-    spendControls: { allowedAssets: true },
-  });
-  const recording: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    sent.push(request.headers);
-    return fetch(request);
-  };
-  return wrapFetchWithPayment(recording, client);
-}
-
-async function listen(app: http.RequestListener): Promise<{ server: http.Server; baseUrl: string }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
 describe("the catalogue sells its API over x402", () => {
+  let bed: SalesBed;
   let database: TestDatabase;
   let chain: Eip3009Chain;
-  let api: TestApp;
-  let server: http.Server;
   let baseUrl: string;
-  let pool: ReadPool;
   let keys: PublishedKeys;
   let reader: string;
 
   beforeAll(async () => {
-    [database, chain] = await Promise.all([createTestDatabase(), startEip3009Chain()]);
-    pool = createReadPool(database.url, 2, testLogger);
+    bed = await startSalesBed({ accountSettings: { anonymousRequestsPerMinute: 2 } });
+    ({ database, chain, baseUrl } = bed);
     await seedServices(database.db, [{ name: "Stock Quotes", domain: "quotes.test", category: "Finance" }]);
-    api = createTestApp(database, {
-      sales: await salesFor(chain, database.db, pool),
-      accountSettings: { anonymousRequestsPerMinute: 2 },
-    });
-    ({ server, baseUrl } = await listen(api.app));
     // Read with a key: the anonymous allowance (2 a minute here) is the tests' to spend.
     reader = (await issueKey(database.db, "reader", "live", ["catalogue:read"])).key;
     keys = (await (
@@ -102,12 +37,7 @@ describe("the catalogue sells its API over x402", () => {
     ).json()) as PublishedKeys;
   }, 120_000);
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    await api?.close();
-    await pool?.end();
-    await chain?.close();
-    await database?.drop();
+    await bed?.close();
   });
 
   it("when the allowance is used up, then a 402 challenge comes, the @x402/fetch client pays, and USDC moves on chain", async () => {
@@ -259,6 +189,8 @@ describe("the catalogue sells its API over x402", () => {
       "GET /v1/services/:id",
       "POST /v1/preflight",
       "POST /mcp",
+      "GET /v1/services.csv",
+      "GET /v1/history.csv",
     ]);
     expect(manifest.resources[0]?.accepts).toEqual([
       expect.objectContaining({ amount: "1000", network: NETWORK }),
@@ -267,14 +199,18 @@ describe("the catalogue sells its API over x402", () => {
     expect(manifest.resources[4]?.accepts).toEqual([
       expect.objectContaining({ amount: "2000", network: NETWORK }),
     ]);
+    // The CSV exports show their price per 1,000 rows (0.01 USDC).
+    expect(manifest.resources[6]?.accepts).toEqual([
+      expect.objectContaining({ amount: "10000", network: NETWORK }),
+    ]);
   });
 
   it("when the facilitator cannot be reached, then the answer says so and nothing is charged", async () => {
     const unreachable = createTestApp(database, {
-      sales: await salesFor(chain, database.db, pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
+      sales: await salesFor(chain, database.db, bed.pool, { X402_FACILITATOR_URL: "http://127.0.0.1:9/" }),
       accountSettings: { anonymousRequestsPerMinute: 0 },
     });
-    const { server: other, baseUrl: otherUrl } = await listen(unreachable.app);
+    const { baseUrl: otherUrl, close: closeOther } = await listen(unreachable.app);
     try {
       const before = await chain.balanceOf(PAY_TO);
       const recorded = await database.db.x402Payment.count();
@@ -286,8 +222,7 @@ describe("the catalogue sells its API over x402", () => {
       expect(await chain.balanceOf(PAY_TO)).toBe(before);
       expect(await database.db.x402Payment.count()).toBe(recorded);
     } finally {
-      other.closeAllConnections();
-      await new Promise((resolve) => other.close(resolve));
+      await closeOther();
       await unreachable.close();
     }
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ConfigError, loadConfig } from "../../../src/config/config";
+import { priceUnits } from "../../../src/x402-sales/payment-options";
 import { salesSettingsFromConfig } from "../../../src/x402-sales/settings";
 import { soldRoute } from "../../../src/x402-sales/sold-routes";
 
@@ -55,18 +56,33 @@ describe("sold routes", () => {
     ["GET", "/v1/services/abc", "detail"],
     ["GET", "/v1/services/abc/history", "detail"],
     ["POST", "/mcp", "search"],
+    ["POST", "/v1/preflight", "preflight"],
+    ["GET", "/v1/services.csv", "csv"],
+    ["GET", "/v1/history.csv", "csv"],
   ])("when %s %s is requested, then it is sold in group %s", (method, path, group) => {
     expect(soldRoute(method, path)?.group).toBe(group);
   });
 
   it.each([
     ["GET", "/v1/categories"],
-    ["GET", "/v1/services.csv"],
+    ["HEAD", "/v1/services.csv"],
     ["GET", "/v1/services/"],
     ["POST", "/v1/services"],
     ["GET", "/mcp"],
     ["HEAD", "/v1/services"],
   ])("when %s %s is requested, then it is not sold", (method, path) => {
     expect(soldRoute(method, path)).toBeUndefined();
+  });
+});
+
+describe("CSV export prices", () => {
+  it.each([
+    [0, 1],
+    [1, 1],
+    [1000, 1],
+    [1001, 2],
+    [2500, 3],
+  ])("when an export asks for %i rows, then it costs %i times the price of 1,000", (rows, units) => {
+    expect(priceUnits(rows)).toBe(units);
   });
 });

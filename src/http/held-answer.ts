@@ -1,0 +1,86 @@
+import type { Response } from "express";
+
+type Chunk = string | Uint8Array;
+type Callback = (error?: Error | null) => void;
+
+/**
+ * How a held answer came out: the route ended it within the bound (`complete`), it grew past
+ * the bound (`too_large`: it is released and streams on), or the client left first (`closed`).
+ */
+export type HeldOutcome = "complete" | "too_large" | "closed";
+
+export interface HeldAnswer {
+  outcome: Promise<HeldOutcome>;
+  /** The status the route answered with. */
+  status(): number;
+  /** The bytes held (the whole body of a complete answer, before any content coding of its own). */
+  body(): Buffer;
+  /** Sends what is held (headers set before this are sent with it) and lets the rest through. */
+  release(): void;
+}
+
+/**
+ * Holds a route's answer back while the route writes it, so that something learnt from the whole
+ * answer can still go in a header: its signature (answer-signing), its payment's settlement
+ * (x402-sales). The status line, headers flushed early and written chunks are kept until
+ * `release()`. At most `maxBytes` are held: a larger answer (a big CSV export) is reported as
+ * `too_large` as soon as it passes the bound.
+ */
+export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
+  const { writeHead, write, end, flushHeaders } = res;
+  const chunks: Buffer[] = [];
+  let held = 0;
+  let head: Parameters<typeof res.writeHead> | undefined;
+  let ended = false;
+  let released = false;
+  let decide: (outcome: HeldOutcome) => void = () => {};
+  const outcome = new Promise<HeldOutcome>((resolve) => {
+    decide = resolve;
+  });
+  const keep = (chunk: Chunk | undefined, encoding: unknown) => {
+    if (chunk === undefined) return;
+    const buffer =
+      typeof chunk === "string"
+        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+        : Buffer.from(chunk);
+    chunks.push(buffer);
+    held += buffer.length;
+  };
+  res.once("close", () => decide("closed"));
+  res.writeHead = ((...args: Parameters<typeof res.writeHead>) => {
+    head = args;
+    return res;
+  }) as typeof res.writeHead;
+  res.flushHeaders = () => {};
+  res.write = ((chunk: Chunk, encoding?: BufferEncoding | Callback, callback?: Callback) => {
+    keep(chunk, encoding);
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (done) process.nextTick(done);
+    if (held > maxBytes) decide("too_large");
+    return true;
+  }) as typeof res.write;
+  res.end = ((chunk?: Chunk | Callback, encoding?: BufferEncoding | Callback, callback?: Callback) => {
+    if (typeof chunk !== "function") keep(chunk, encoding);
+    const done = [chunk, encoding, callback].find((arg): arg is Callback => typeof arg === "function");
+    if (done) res.once("finish", () => done());
+    ended = true;
+    decide("complete");
+    return res;
+  }) as typeof res.end;
+
+  return {
+    outcome,
+    status: () => head?.[0] ?? res.statusCode,
+    body: () => Buffer.concat(chunks),
+    release() {
+      if (released) return;
+      released = true;
+      Object.assign(res, { writeHead, write, end, flushHeaders });
+      // Headers set while held (the settlement) are merged with the held status line's.
+      if (head) res.writeHead(...head);
+      for (const chunk of chunks) res.write(chunk);
+      chunks.length = 0;
+      if (ended) res.end();
+    },
+  };
+}
