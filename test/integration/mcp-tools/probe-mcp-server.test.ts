@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeMcpServer, probeMcpTool } from "../../../src/mcp-tools/probe-mcp";
 import { mcpToolUrl } from "../../../src/mcp-tools/tool-url";
 import { testProbeDeps } from "../../support/probe";
-import { SELLER_EVM } from "../../support/x402-official-servers";
 import { X402McpServer } from "../../support/x402-mcp-server";
+import { SELLER_EVM } from "../../support/x402-official-servers";
 
 describe("probing an MCP server with paid tools (x402 over MCP)", () => {
   const server = new X402McpServer();
@@ -27,7 +27,12 @@ describe("probing an MCP server with paid tools (x402 over MCP)", () => {
       call: { format: "mcp_tool", input: { type: "mcp", tool: "financial_analysis" } },
     });
     expect(paid.result.options).toEqual([
-      expect.objectContaining({ network: "eip155:84532", price_usdc: "0.1", pay_to: SELLER_EVM, payable: true }),
+      expect.objectContaining({
+        network: "eip155:84532",
+        price_usdc: "0.1",
+        pay_to: SELLER_EVM,
+        payable: true,
+      }),
     ]);
     expect(paid.result.warnings).toEqual([]);
     const checks = Object.fromEntries(paid.result.checks.map((c) => [c.id, c.result]));
@@ -42,7 +47,9 @@ describe("probing an MCP server with paid tools (x402 over MCP)", () => {
     // The Agents SDK's shape: found in content[0].text, with a warning that structuredContent is missing.
     const agents = byTool.get("weather")!;
     expect(agents.result).toMatchObject({ outcome: "challenge", challengeValid: true });
-    expect(agents.result.warnings).toContain("payment requirements in content.text, not in structuredContent");
+    expect(agents.result.warnings).toContain(
+      "payment requirements in content.text, not in structuredContent",
+    );
 
     expect(byTool.get("ping")?.result).toMatchObject({
       outcome: "no_challenge",
@@ -58,7 +65,11 @@ describe("probing an MCP server with paid tools (x402 over MCP)", () => {
   it("when a server answers a JSON-RPC error 402 (the transport's first draft), then its data is read as the challenge", async () => {
     const probe = await probeMcpServer(server.url("/legacy"), testProbeDeps());
     expect(probe.tools).toHaveLength(1);
-    expect(probe.tools[0]?.result).toMatchObject({ outcome: "challenge", challengeValid: true, statusCode: 402 });
+    expect(probe.tools[0]?.result).toMatchObject({
+      outcome: "challenge",
+      challengeValid: true,
+      statusCode: 402,
+    });
     expect(probe.tools[0]?.result.warnings[0]).toMatch(/JSON-RPC error 402/);
   });
 
@@ -73,7 +84,10 @@ describe("probing an MCP server with paid tools (x402 over MCP)", () => {
   });
 
   it("when the tool is no longer listed, then the probe says so without calling anything", async () => {
-    const result = await probeMcpTool({ method: "MCP", url: mcpToolUrl(server.url(), "gone") }, testProbeDeps());
+    const result = await probeMcpTool(
+      { method: "MCP", url: mcpToolUrl(server.url(), "gone") },
+      testProbeDeps(),
+    );
     expect(result).toMatchObject({ outcome: "http_error", error: expect.stringContaining('"gone"') });
   });
 
