@@ -6,7 +6,6 @@ import { emitEvents } from "../events/emit";
 import type { Prisma } from "../generated/prisma/client";
 import type { ServiceStatus } from "../generated/prisma/enums";
 import type { NormalisedService, NormalisedStats } from "../normalise/service";
-import { MCP_METHOD } from "../mcp-tools/tool-url";
 import type { PaymentOption } from "../payments/types";
 import { LOAD_PAGE_ROWS, type PageCacheWrite, savePageCache } from "./page-cache";
 import { replaceListingPaymentOptions } from "./payment-options";
@@ -154,10 +153,10 @@ async function replaceEndpoints(tx: Transaction, rows: Row[]): Promise<void> {
         WHERE k.service_id = e.service_id AND k.method = e.method AND k.url = e.url)`;
   if (flat.length === 0) return;
   await tx.$executeRaw`
-    INSERT INTO endpoints (id, service_id, position, method, url, transport, description, call_description,
-      self_reported, updated_at)
-    SELECT n.id, n.service_id, n.position, n.method, n.url, CASE WHEN n.method = ${MCP_METHOD} THEN 'mcp' ELSE 'http' END,
-      n.description, n.call_description::jsonb, n.self_reported::jsonb, now()
+    INSERT INTO endpoints (id, service_id, position, method, url, description, call_description, self_reported,
+      updated_at)
+    SELECT n.id, n.service_id, n.position, n.method, n.url, n.description, n.call_description::jsonb,
+      n.self_reported::jsonb, now()
     FROM unnest(${flat.map(() => randomUUID())}::uuid[], ${flat.map((f) => f.serviceId)}::uuid[],
                 ${flat.map((f) => f.position)}::int[], ${flat.map((f) => f.method)}::text[],
                 ${flat.map((f) => f.url)}::text[], ${flat.map((f) => f.description)}::text[],

@@ -30,7 +30,7 @@ const ENDPOINT_CHECKS: {
     const code = columns.dictionaries.methods.find(method);
     return (i) => columns.method[i] === code;
   },
-  // The method decides the transport (a database check keeps them in step): MCP is a tool.
+  // The method decides the transport (a database trigger keeps the column in step): MCP is a tool.
   transport: (transport, { columns }) => {
     const mcp = columns.dictionaries.methods.find(MCP_METHOD);
     return (i) => (columns.method[i] === mcp) === (transport === "mcp");
