@@ -1,12 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallDescription } from "../payments/call-description";
 import { blankResult, type ProbeDeps, type ProbeResult, type ProbeTarget } from "../probe/probe-endpoint";
 import type { HostRateLimiter } from "../probe/rate-limit";
 import { type FetchRecord, guardedFetch, newFetchRecord } from "./guarded-fetch";
 import type { ToolCallAnswer } from "./payment-required";
 import { unpaidCallArguments } from "./tool-arguments";
-import { toolProbeResult } from "./tool-result";
+import { toolCall, toolProbeResult } from "./tool-result";
 import { mcpToolUrl, readMcpToolUrl } from "./tool-url";
 
 export interface McpProbeDeps extends ProbeDeps {
@@ -23,6 +24,8 @@ export interface McpToolEndpoint {
   url: string;
   tool: string;
   description: string | null;
+  /** How to call it: the tool's input schema as its server's tools/list gives it (format mcp_tool). */
+  call: CallDescription;
   result: ProbeResult;
 }
 
@@ -115,7 +118,7 @@ export async function probeMcpServer(
         result = sessionFailure(record, error, performance.now() - called);
       }
       const endpoint = { method: "MCP", url: mcpToolUrl(serverUrl, tool.name), tool: tool.name } as const;
-      probe.tools.push({ ...endpoint, description: tool.description ?? null, result });
+      probe.tools.push({ ...endpoint, description: tool.description ?? null, call: toolCall(tool), result });
     }
   } catch (error) {
     probe.failure = sessionFailure(record, error, performance.now() - started);

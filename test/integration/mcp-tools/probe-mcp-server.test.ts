@@ -17,7 +17,15 @@ describe("probing an MCP server with paid tools (x402 over MCP)", () => {
     expect([...byTool.keys()].sort()).toEqual(["financial_analysis", "ping", "weather"]);
 
     const paid = byTool.get("financial_analysis")!;
-    expect(paid).toMatchObject({ method: "MCP", url: mcpToolUrl(server.url(), "financial_analysis") });
+    expect(paid).toMatchObject({
+      method: "MCP",
+      url: mcpToolUrl(server.url(), "financial_analysis"),
+      description: "Advanced AI-powered financial analysis. Costs $0.10.",
+      call: {
+        format: "mcp_tool",
+        input: { type: "mcp", tool: "financial_analysis", inputSchema: { required: ["ticker"] } },
+      },
+    });
     expect(paid.result).toMatchObject({
       outcome: "challenge",
       statusCode: 402,
