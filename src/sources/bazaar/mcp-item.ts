@@ -21,13 +21,20 @@ function toolName(item: Json, metadata: Json): string | null {
   return null;
 }
 
-/** The endpoint of an `mcp` item's tool, or the reason the item cannot be one. */
+/**
+ * The endpoint of an `mcp` item's tool, or the reason the item cannot be one. A server declared as
+ * SSE only (`transport: "sse"`) is still listed, with a warning: probes speak Streamable HTTP.
+ */
 export function readMcpEndpoint(
   item: Json,
   metadata: Json,
   serverUrl: URL,
+  warnings: string[],
 ): { method: string; url: string } | string {
   const tool = toolName(item, metadata);
   if (tool === null) return "mcp item names no tool (extensions.bazaar.info.input.toolName or tool)";
+  const transport = dig(item, "extensions", "bazaar", "info", "input", "transport");
+  if (transport !== undefined && transport !== "streamable-http")
+    warnings.push(`MCP transport ${JSON.stringify(transport)} declared; probes use Streamable HTTP`);
   return { method: MCP_METHOD, url: mcpToolUrl(serverUrl, tool) };
 }

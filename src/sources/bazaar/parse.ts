@@ -122,7 +122,7 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
   ];
 
   const endpoint = mcp
-    ? readMcpEndpoint(item, metadata, url)
+    ? readMcpEndpoint(item, metadata, url, warnings)
     : { method: readMethod(item, metadata, warnings), url: url.href };
   if (typeof endpoint === "string") return endpoint;
 

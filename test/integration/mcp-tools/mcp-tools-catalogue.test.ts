@@ -75,6 +75,11 @@ describe("paid MCP tools in the catalogue: from a discovery feed, probed, found 
     );
   });
 
+  it("when the tool's name is searched, then the tool is found (the URL's words include its fragment)", async () => {
+    const found = await endpoints("q=financial%20analysis&transport=mcp");
+    expect(found.map((e) => e.url)).toEqual([toolUrl]);
+  });
+
   it("when endpoints are searched with transport=http, then the tool is left out", async () => {
     const found = await endpoints("transport=http");
     expect(found.map((e) => e.url)).toEqual(["https://weather.example/forecast"]);

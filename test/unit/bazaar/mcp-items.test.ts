@@ -29,6 +29,16 @@ describe("discovery items of type mcp", () => {
     });
   });
 
+  it("when the item declares an SSE-only server, then it is listed with a warning (probes speak Streamable HTTP)", () => {
+    const item = specMcpItem();
+    const extensions = item.extensions as { bazaar: { info: { input: Record<string, unknown> } } };
+    extensions.bazaar.info.input.transport = "sse";
+    const parsed = parseBazaarItem(item, 2);
+    expect(typeof parsed !== "string" && parsed.warnings).toEqual([
+      'MCP transport "sse" declared; probes use Streamable HTTP',
+    ]);
+  });
+
   it("when an item names the tool by an mcp:// URI and no server, then it is skipped with its reason", () => {
     expect(parseBazaarItem(uriOnlyMcpItem, 2)).toBe(
       "mcp item without its server's http(s) URL: resource is not http(s): mcp://tools/search",
