@@ -31,6 +31,8 @@ export interface McpToolEndpoint {
 
 export interface McpServerProbe {
   serverUrl: string;
+  /** The name the server gives itself when it initializes (its serverInfo); null when it could not be read. */
+  serverName: string | null;
   /** Why the server could not be read (connect, initialize or tools/list); null when it was. */
   failure: ProbeResult | null;
   tools: McpToolEndpoint[];
@@ -104,9 +106,10 @@ export async function probeMcpServer(
     fetch: guardedFetch(deps, record, deps.signal),
   });
   const started = performance.now();
-  const probe: McpServerProbe = { serverUrl: serverUrl.href, failure: null, tools: [] };
+  const probe: McpServerProbe = { serverUrl: serverUrl.href, serverName: null, failure: null, tools: [] };
   try {
     await client.connect(transport, { timeout });
+    probe.serverName = client.getServerVersion()?.name ?? null;
     const listed = await listTools(client, timeout);
     for (const tool of listed.filter((t) => onlyTool === undefined || t.name === onlyTool)) {
       await deps.limiter?.acquire(serverUrl.hostname, deps.signal);

@@ -12,7 +12,7 @@ describe("probing an MCP server with paid tools (x402 over MCP)", () => {
 
   it("when its tools are listed and each called unpaid, then the paid ones answer a valid challenge and the free one none", async () => {
     const probe = await probeMcpServer(server.url(), testProbeDeps());
-    expect(probe.failure).toBeNull();
+    expect(probe).toMatchObject({ failure: null, serverName: "premium-api", serverUrl: server.url() });
     const byTool = new Map(probe.tools.map((t) => [t.tool, t]));
     expect([...byTool.keys()].sort()).toEqual(["financial_analysis", "ping", "weather"]);
 
