@@ -13,6 +13,7 @@ import type {
 import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
 import type { ListedTrust } from "../catalogue/trust-queries";
+import { transportOf } from "../mcp-tools/tool-url";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { priceKindOf } from "../payability/requirement-verdict";
 import type { QueryReading } from "../search/catalogue-search";
@@ -38,7 +39,12 @@ export function serviceJson(service: ServiceRecord) {
     description: service.description,
     category: service.category,
     tags: service.tags,
-    endpoints: service.endpoints.map((e) => ({ method: e.method, url: e.url, description: e.description })),
+    endpoints: service.endpoints.map((e) => ({
+      method: e.method,
+      transport: transportOf(e.method),
+      url: e.url,
+      description: e.description,
+    })),
     uptime_30d: service.uptime30d,
     avg_response_ms_30d: service.avgResponseMs30d,
     info_updated_at: iso(service.infoUpdatedAt),
@@ -117,6 +123,7 @@ export function payabilityJson(payability: EndpointPayability) {
 function endpointDetailJson(endpoint: EndpointDetail) {
   return {
     method: endpoint.method,
+    transport: transportOf(endpoint.method),
     url: endpoint.url,
     description: endpoint.description,
     payment_options: endpoint.paymentOptions.map(paymentOptionJson),
@@ -197,6 +204,7 @@ export function endpointHitJsonParts(hit: EndpointHit): { head: string; tail: st
     service_name: hit.serviceName,
     domain: hit.domain,
     method: hit.method,
+    transport: transportOf(hit.method),
     url: hit.url,
     description: hit.description,
     payability: payabilityJson(hit.payability),

@@ -1,4 +1,5 @@
 import type { ListingEntry, RawEndpoint, RawServiceDetail } from "../extract/types";
+import type { MCP_METHOD } from "../mcp-tools/tool-url";
 import type { CallDescription } from "../payments/call-description";
 import { parseDate } from "./dates";
 import { parseCount, parseDurationMs, parsePercent, parseUsdcAmount } from "./numbers";
@@ -18,8 +19,9 @@ import type { FieldProblem, Parsed } from "./types";
 export type { FieldProblem } from "./types";
 
 export interface NormalisedEndpoint {
-  method: HttpMethod;
-  /** Absolute http(s) URL without fragment. */
+  /** An HTTP method, or MCP for a tool of an MCP server (src/mcp-tools/tool-url.ts). */
+  method: HttpMethod | typeof MCP_METHOD;
+  /** Absolute http(s) URL without fragment; an MCP tool's has the tool's name as fragment. */
   url: string;
   description: string | null;
   /** How to call it, when the source publishes that (discovery feeds); stored as published. */

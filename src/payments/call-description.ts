@@ -7,7 +7,7 @@
  */
 export interface CallDescription {
   /** Where it was read: a field path of the item or challenge. */
-  format: "bazaar_extension" | "v1_output_schema" | "metadata";
+  format: "bazaar_extension" | "v1_output_schema" | "metadata" | "mcp_tool";
   input: Record<string, unknown> | null;
   output: Record<string, unknown> | null;
   /** JSON Schema of the extension's info (bazaar extension only). */

@@ -9,6 +9,11 @@ export interface ChallengeInput {
   status: number;
   headers: Record<string, string | undefined>;
   bodyText: string | null;
+  /**
+   * "mcp": the body is the PaymentRequired an MCP tool result carried (src/mcp-tools), which the
+   * MCP transport puts in the result, not in a header. Absent: an HTTP answer.
+   */
+  transport?: "mcp";
 }
 
 type Payload = Record<string, unknown>;
@@ -22,6 +27,14 @@ function getHeader(headers: ChallengeInput["headers"], name: string): string | u
     if (key.toLowerCase() === wanted && value !== undefined) return value;
   }
   return undefined;
+}
+
+function jsonOf(text: string | null): unknown {
+  try {
+    return text === null ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -47,7 +60,7 @@ function decodeHeader(value: string, warnings: string[]): unknown {
 /** The challenge object and where it was found. */
 export interface LocatedChallenge {
   payload: Payload;
-  channel: "header" | "body";
+  channel: "header" | "body" | "mcp";
 }
 
 /**
@@ -58,6 +71,12 @@ export function locateChallengePayload(
   input: ChallengeInput,
   warnings: string[] = [],
 ): LocatedChallenge | string {
+  if (input.transport === "mcp") {
+    const payload = jsonOf(input.bodyText);
+    return isRecord(payload)
+      ? { payload, channel: "mcp" }
+      : "the tool result carries no x402 payment requirements";
+  }
   const header = getHeader(input.headers, "payment-required");
   const hasHeader = header !== undefined && header.trim() !== "";
   if (hasHeader) {

@@ -89,6 +89,26 @@ function answered(response: HopResponse, base: Omit<ProbeResult, "outcome" | "st
   };
 }
 
+/** What a result holds before an answer is read: no challenge, and the checks of no answer. */
+export function blankResult(
+  latencyMs: number | null,
+  warnings: string[],
+  redirects = 0,
+): Omit<ProbeResult, "outcome" | "statusCode"> {
+  return {
+    latencyMs,
+    challengeValid: false,
+    x402Version: null,
+    options: [],
+    call: null,
+    warnings,
+    error: null,
+    redirects,
+    checks: challengeChecks(null),
+    traits: readChallengeTraits(null),
+  };
+}
+
 /**
  * One unpaid request to an endpoint, as its listing describes it (guardedRequest: redirects
  * re-vetted by the SSRF guard). Never throws: every failure is an outcome. The time limit covers
@@ -100,18 +120,7 @@ export async function probeEndpoint(endpoint: ProbeTarget, deps: ProbeDeps): Pro
   const started = performance.now();
   const answer = await guardedRequest({ url: endpoint.url, method }, deps);
   const sent = answer.kind === "answer" || answer.sent;
-  const base = {
-    latencyMs: sent ? performance.now() - started : null,
-    challengeValid: false,
-    x402Version: null,
-    options: [],
-    call: null,
-    warnings,
-    error: null,
-    redirects: answer.redirects,
-    checks: challengeChecks(null),
-    traits: readChallengeTraits(null),
-  };
+  const base = blankResult(sent ? performance.now() - started : null, warnings, answer.redirects);
   if (answer.kind === "answer") {
     if (answer.response.truncated) {
       warnings.push(`answer longer than ${deps.settings.maxResponseBytes} bytes; only that much was read`);

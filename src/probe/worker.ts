@@ -3,6 +3,8 @@ import type { ChangeAnnouncer } from "../catalogue/change-announcer";
 import { loadProbeTarget, type RecordOutcome, recordProbe } from "../catalogue/probe-writes";
 import type { Database } from "../db/prisma-client";
 import type { Logger } from "../logging/logger";
+import { probeMcpTool } from "../mcp-tools/probe-mcp";
+import { MCP_METHOD } from "../mcp-tools/tool-url";
 import { metrics } from "../metrics/metrics";
 import { listingDrift, type ProbeDeps, type ProbeOutcome, probeEndpoint } from "./probe-endpoint";
 import { JobPump } from "./pump";
@@ -49,7 +51,10 @@ export async function handleProbeJob(deps: ProbeWorkerDeps, data: ProbeJobData):
   }
   await deps.limiter.acquire(hostKey(target.url), deps.signal);
   const probedAt = new Date();
-  const result = await probeEndpoint(target, deps.probe);
+  const result =
+    target.method === MCP_METHOD
+      ? await probeMcpTool(target, { ...deps.probe, signal: deps.signal })
+      : await probeEndpoint(target, deps.probe);
   metrics.probeFinished(result.outcome, result.latencyMs);
   const drift = listingDrift(target.listingOptions, result);
   const recorded = await recordProbe(deps.db, { endpointId: target.id, probedAt, result, drift });

@@ -75,15 +75,20 @@ async function answersOf(middleware: RequestHandler, paths: string[]): Promise<F
   }
 }
 
+/** The official v2 resource server (@x402/core), with the EVM and Solana schemes, on the facilitator stub. */
+export function officialResourceServer(solanaFeePayer: string | null = FEE_PAYER): x402ResourceServer {
+  return new x402ResourceServer(facilitatorStub(solanaFeePayer))
+    .register("eip155:84532", new ExactEvmScheme())
+    .register("eip155:84532", new UptoEvmScheme())
+    .register(SOLANA_DEVNET, new ExactSvmScheme());
+}
+
 /** v2 (@x402/express) answers, one per route, in the order given. */
 export async function officialV2Answers(
   routes: Record<string, RouteConfig>,
   options: { solanaFeePayer?: string | null } = {},
 ): Promise<FixtureAnswer[]> {
-  const server = new x402ResourceServer(facilitatorStub(options.solanaFeePayer ?? FEE_PAYER))
-    .register("eip155:84532", new ExactEvmScheme())
-    .register("eip155:84532", new UptoEvmScheme())
-    .register(SOLANA_DEVNET, new ExactSvmScheme());
+  const server = officialResourceServer(options.solanaFeePayer ?? FEE_PAYER);
   const paths = Object.keys(routes).map((key) => key.split(" ")[1] ?? key);
   return answersOf(paymentMiddleware(routes, server), paths);
 }

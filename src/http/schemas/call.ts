@@ -7,11 +7,13 @@ export const callSchema = z
   .strictObject({
     source: z.enum(["live_challenge", "listing"]).meta({
       description:
-        "The endpoint's own 402 challenge (our latest probe), else what its listing source publishes.",
+        "The endpoint's own 402 challenge or, for an MCP tool, the server's tools/list (our latest probe), " +
+        "else what its listing source publishes.",
     }),
-    format: z.enum(["bazaar_extension", "v1_output_schema", "metadata"]).meta({
+    format: z.enum(["bazaar_extension", "v1_output_schema", "metadata", "mcp_tool"]).meta({
       description:
-        "Where it was read: x402 v2's extensions.bazaar, v1's accepts[].outputSchema, or a feed item's metadata.",
+        "Where it was read: x402 v2's extensions.bazaar, v1's accepts[].outputSchema, a feed item's metadata, " +
+        "or (an MCP tool) the server's tools/list: input {type: mcp, tool, inputSchema}, output {schema}.",
     }),
     input: jsonObject.nullable().meta({
       description: "As published, e.g. {type, method, queryParams, bodyType, body, headers, pathParams}.",

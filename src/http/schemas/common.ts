@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRANSPORTS } from "../../mcp-tools/tool-url";
 
 /**
  * Building blocks of the query schemas. Query values arrive as text (an array when repeated).
@@ -154,3 +155,15 @@ export const decimalString = z
   .string()
   .regex(/^\d+(?:\.\d+)?$/)
   .meta({ description: "Exact decimal amount as a string.", example: "1250.5" });
+
+/** An endpoint's method and transport, as every endpoint shape shows them. */
+export const endpointCallFields = {
+  method: z.string().meta({
+    description: "HTTP method (GET, POST…), or MCP for a paid tool of an MCP server (transport mcp).",
+  }),
+  transport: z.enum(TRANSPORTS).meta({
+    description:
+      "http, or mcp: a tool of an MCP server, called with tools/call at the URL (the server's URL; the " +
+      "fragment names the tool and never reaches the server).",
+  }),
+};

@@ -6,7 +6,7 @@ import {
   relevanceNeedsQ,
 } from "../../search/catalogue-search";
 import { callSchema } from "./call";
-import { isoTimestamp, pagingParams, searchListSchema } from "./common";
+import { endpointCallFields, isoTimestamp, pagingParams, searchListSchema } from "./common";
 import { payabilitySchema } from "./payability";
 import { driftSchema, lastProbeSchema, paymentOptionSchema } from "./services";
 import { listTrustFields } from "./trust";
@@ -20,7 +20,7 @@ export const endpointHitSchema = z
     service_id: z.guid().meta({ description: "The catalogue entry (its primary row's id)." }),
     service_name: z.string().meta({ description: "The service's name." }),
     domain: z.string().nullable().meta({ description: "The service's host." }),
-    method: z.string().meta({ description: "HTTP method." }),
+    ...endpointCallFields,
     url: z.string().meta({ description: "The endpoint's URL." }),
     description: z.string().nullable().meta({ description: "What the endpoint does, per the source." }),
     payability: payabilitySchema,

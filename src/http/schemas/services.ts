@@ -4,6 +4,7 @@ import { callSchema } from "./call";
 import {
   dateTimeParam,
   decimalString,
+  endpointCallFields,
   exportPagingParams,
   isoTimestamp,
   listSchema,
@@ -71,7 +72,7 @@ const nullableInteger = z.number().int().nullable();
 
 export const serviceEndpointSchema = z
   .strictObject({
-    method: z.string().meta({ description: "HTTP method (GET, POST…)." }),
+    ...endpointCallFields,
     url: z.string().meta({ description: "The endpoint's URL, as the source lists it." }),
     description: z.string().nullable().meta({ description: "What the endpoint does, per the source." }),
   })

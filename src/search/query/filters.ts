@@ -10,10 +10,11 @@ import {
   repeatableParam,
   textParam,
 } from "../../http/schemas/common";
+import { TRANSPORTS } from "../../mcp-tools/tool-url";
 import { HTTP_METHODS } from "../../normalise/text";
-import { GRADE_LETTERS } from "../../trust/grade";
 import { HEALTH_STATES } from "../../trust/health";
-import { WARNINGS } from "../../trust/warnings";
+import { booleanParam, type FilterEntry, filter } from "./filter-entry";
+import { trustFilters } from "./trust-filters";
 
 /**
  * The filters of the service and endpoint searches, declared once. Each entry names its query
@@ -24,17 +25,6 @@ import { WARNINGS } from "../../trust/warnings";
  * endpoint-checks.ts for endpoints), in a record typed by these fields, so a filter declared here
  * without its check does not compile.
  */
-
-/** One filter: the field of the search's filters its query parameter sets. */
-interface FilterEntry<Field extends string = string, Param extends z.ZodType = z.ZodType> {
-  field: Field;
-  param: Param;
-}
-
-const filter = <const Field extends string, Param extends z.ZodType>(
-  field: Field,
-  param: Param,
-): FilterEntry<Field, Param> => ({ field, param });
 
 type Registry = Record<string, FilterEntry>;
 
@@ -69,9 +59,6 @@ function readerOf<R extends Registry>(registry: R) {
   };
 }
 
-/** Only the two words: "1", "yes" or an empty value are refused rather than guessed at. */
-const booleanParam = enumParam(["true", "false"]).transform((text) => text === "true");
-
 /** Any case in, upper case out, as methods are stored. */
 const methodParam = z.preprocess(
   (value) => (typeof value === "string" ? value.trim().toUpperCase() : value),
@@ -90,67 +77,23 @@ const sourceParam = textParam(2000).refine(
 
 const networkParam = textParam(100);
 
+/** How an endpoint is called: over HTTP, or as a tool of an MCP server (src/mcp-tools). */
+function transportFilter(of: string) {
+  return filter(
+    "transport",
+    enumParam(TRANSPORTS)
+      .optional()
+      .meta({
+        description:
+          `Only ${of} called this way: http (an HTTP method on a URL) or mcp (a paid tool of an MCP server, ` +
+          "method MCP, its URL the server's with the tool's name as fragment).",
+        example: "mcp",
+      }),
+  );
+}
+
 /** Every health but dead: what a list shows unless `health` is given. */
 export const SHOWN_HEALTH = HEALTH_STATES.filter((health) => health !== "dead");
-
-/**
- * The trust filters (src/trust, docs/agents.md "Health" and "Checks and grades"), the same on
- * services and endpoints; `of` names what they judge ("services" or "endpoints").
- */
-function trustFilters(of: string) {
-  return {
-    health: filter(
-      "health",
-      repeatableParam(enumParam(HEALTH_STATES), HEALTH_STATES.length)
-        .optional()
-        .meta({
-          description:
-            `Only ${of} with this health; repeat for more: unknown (never probed), live, degraded, down or dead ` +
-            `(down for HEALTH_DEAD_AFTER). Without it every health but dead: dead ${of} are left out unless asked ` +
-            "for (health=dead). A service's health is its best endpoint's, so a service is dead when all its " +
-            "endpoints are.",
-          example: ["live", "degraded"],
-        }),
-    ),
-    min_grade: filter(
-      "minGrade",
-      enumParam(GRADE_LETTERS)
-        .optional()
-        .meta({
-          description: `Lowest trust grade, A (best) to F: min_grade=B keeps ${of} graded A or B. Ungraded ${of} (never probed) do not match.`,
-          example: "B",
-        }),
-    ),
-    min_score: filter(
-      "minScore",
-      integerParam(0, 100)
-        .optional()
-        .meta({
-          description: `Lowest trust score, 0–100 (agreeing with the grade). Unscored ${of} do not match.`,
-        }),
-    ),
-    warning: filter(
-      "warnings",
-      repeatableParam(enumParam(WARNINGS), WARNINGS.length)
-        .optional()
-        .meta({
-          description:
-            `Only ${of} with this trust warning; repeat for more: every warning given must be present. ` +
-            `Warnings: ${WARNINGS.join(", ")} (docs/agents.md).`,
-          example: "slow",
-        }),
-    ),
-    no_warning: filter(
-      "noWarnings",
-      repeatableParam(enumParam(WARNINGS), WARNINGS.length)
-        .optional()
-        .meta({
-          description: `Leave out ${of} with this trust warning; repeat for more: none of those given may be present.`,
-          example: "decoy_price",
-        }),
-    ),
-  };
-}
 
 export const SERVICE_FILTERS = {
   q: filter(
@@ -177,6 +120,7 @@ export const SERVICE_FILTERS = {
     "method",
     methodParam.optional().meta({ description: "Some endpoint has this HTTP method." }),
   ),
+  transport: transportFilter("services with some endpoint"),
   domain: filter(
     "domain",
     textParam(253).toLowerCase().optional().meta({ description: "Exact host name, e.g. api.example.com." }),
@@ -289,6 +233,7 @@ export const ENDPOINT_FILTERS = {
       }),
   ),
   method: filter("method", methodParam.optional().meta({ description: "HTTP method." })),
+  transport: transportFilter("endpoints"),
   category: filter(
     "category",
     textParam(200).optional().meta({ description: "The service's category, any case." }),

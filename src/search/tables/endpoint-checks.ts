@@ -1,4 +1,5 @@
 import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
+import { MCP_METHOD } from "../../mcp-tools/tool-url";
 import { type EndpointFilters, SHOWN_HEALTH } from "../query/filters";
 import { amountOf } from "./amounts";
 import { CALLABLE, DRIFT, type EndpointColumns, PAYABLE } from "./endpoint-columns";
@@ -28,6 +29,11 @@ const ENDPOINT_CHECKS: {
   method: (method, { columns }) => {
     const code = columns.dictionaries.methods.find(method);
     return (i) => columns.method[i] === code;
+  },
+  // The method decides the transport (a database trigger keeps the column in step): MCP is a tool.
+  transport: (transport, { columns }) => {
+    const mcp = columns.dictionaries.methods.find(MCP_METHOD);
+    return (i) => (columns.method[i] === mcp) === (transport === "mcp");
   },
   category: (category, { columns }) => {
     const code = columns.dictionaries.categories.find(category.toLowerCase());

@@ -1,6 +1,7 @@
 import type { Paging } from "../../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
 import type { ServiceOrder } from "../../catalogue/service-queries";
+import { transportOf } from "../../mcp-tools/tool-url";
 import { decimalToString } from "../../normalise/decimal";
 import { GRADE_LETTERS } from "../../trust/grade";
 import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
@@ -87,6 +88,7 @@ const SERVICE_CHECKS: {
   includeUnpriced: "payment",
   payTo: "payment",
   domain: (domain) => (e) => e.domain === domain,
+  transport: (transport) => (e) => e.methods.some((method) => transportOf(method) === transport),
   source: (source) => {
     // Base URLs are stored with a trailing slash; people often leave it off.
     const url = source.replace(/\/+$/, "");

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { readCallDescription } from "../../payments/call-description";
 import { normaliseAccepts } from "../../payments/normalise";
 import { dig, firstCount, firstText, isRecord, type Json, mergeTags } from "./fields";
+import { isMcpItem, readMcpEndpoint } from "./mcp-item";
 import { readContinuation } from "./pagination";
 import { type FeedItem, FeedItemSchema, FeedPageSchema, PaginationSchema } from "./schema";
 import { parseTimestamp } from "./timestamps";
@@ -95,10 +96,12 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
   }
   const item = parsed.data;
   const warnings: string[] = [];
+  const mcp = isMcpItem(item);
   const url = readResourceUrl(item, warnings);
-  if (typeof url === "string") return url;
+  // An MCP tool is reached at its server's URL; mcp://tool/… names a tool but no server to reach.
+  if (typeof url === "string") return mcp ? `mcp item without its server's http(s) URL: ${url}` : url;
 
-  if (item.type !== undefined && item.type !== "http") {
+  if (item.type !== undefined && item.type !== "http" && !mcp) {
     warnings.push(`type is not http: ${String(item.type)}`);
   }
   if (item.metadata !== undefined && item.metadata !== null && !isRecord(item.metadata)) {
@@ -118,6 +121,11 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
     [`metadata.${key}`, metadata[key]],
   ];
 
+  const endpoint = mcp
+    ? readMcpEndpoint(item, metadata, url, warnings)
+    : { method: readMethod(item, metadata, warnings), url: url.href };
+  if (typeof endpoint === "string") return endpoint;
+
   const version = typeof item.x402Version === "number" ? item.x402Version : pageVersion;
   const accepts = normaliseAccepts(item.accepts, version);
   // Without a payment option the item is not a paid resource: nothing to list, nothing to probe.
@@ -126,10 +134,10 @@ export function parseBazaarItem(raw: unknown, pageVersion: number | null): Bazaa
   const firstAccept = Array.isArray(item.accepts) ? item.accepts[0] : undefined;
 
   return {
-    resourceUrl: url.href,
+    resourceUrl: endpoint.url,
     origin: url.origin,
     host: url.hostname.toLowerCase(),
-    method: readMethod(item, metadata, warnings),
+    method: endpoint.method,
     // v1 accepts entries carry the description too; used when nothing else has one.
     description: firstText(
       [...from("description"), ["accepts[0].description", dig(firstAccept, "description")]],

@@ -1,4 +1,5 @@
 import type { StoredService } from "../../catalogue/service-writes";
+import { MCP_METHOD } from "../../mcp-tools/tool-url";
 import { selfReportedOf } from "../../normalise/self-reported";
 import type { NormalisedEndpoint, NormalisedStats } from "../../normalise/service";
 import { HTTP_METHODS, type HttpMethod, normaliseTags } from "../../normalise/text";
@@ -19,7 +20,10 @@ export interface BazaarService {
 /** tx_count_30d is an INTEGER column. */
 const MAX_STORED_COUNT = 2_147_483_647;
 
-const isHttpMethod = (text: string): text is HttpMethod => (HTTP_METHODS as readonly string[]).includes(text);
+type EndpointMethod = HttpMethod | typeof MCP_METHOD;
+
+const isEndpointMethod = (text: string): text is EndpointMethod =>
+  text === MCP_METHOD || (HTTP_METHODS as readonly string[]).includes(text);
 
 /**
  * Groups a feed's resources into services by origin, one endpoint per method + URL. Everything
@@ -46,7 +50,7 @@ function toService(origin: string, group: BazaarResource[]): BazaarService {
   const warnings: BazaarService["warnings"] = [];
   for (const resource of sorted) {
     warnings.push(...resource.warnings.map((message) => ({ url: resource.resourceUrl, message })));
-    const method = isHttpMethod(resource.method) ? resource.method : "GET";
+    const method = isEndpointMethod(resource.method) ? resource.method : "GET";
     const key = `${method} ${resource.resourceUrl}`;
     const seen = endpoints.get(key);
     if (seen === undefined) {

@@ -3,13 +3,13 @@ import type { PaymentOption } from "../../payments/types";
 
 /** One paid resource as listed by an x402 Bazaar discovery feed, normalised. */
 export interface BazaarResource {
-  /** Absolute http(s) URL, fragment dropped. */
+  /** Absolute http(s) URL, fragment dropped; an MCP tool's is its server's with the tool as fragment. */
   resourceUrl: string;
   /** Scheme, host and (non-default) port, e.g. "https://api.example.com:8443". */
   origin: string;
   /** Lower-case host name without the port (the port is in `origin`). */
   host: string;
-  /** Upper-case HTTP method; GET when the feed does not say. */
+  /** Upper-case HTTP method; GET when the feed does not say; MCP for an MCP tool. */
   method: string;
   description: string | null;
   serviceName: string | null;

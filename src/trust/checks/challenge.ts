@@ -28,9 +28,10 @@ function answers402(status: number | null): Check {
   return check("answers_402", "fail", `answers ${status}, not 402`, { status });
 }
 
-function versionChannel(version: number | null, channel: "header" | "body" | null): Check {
+function versionChannel(version: number | null, channel: "header" | "body" | "mcp" | null): Check {
   const evidence = { x402_version: version, channel };
   if (channel === null) return check("version_channel", "not_applicable", "no challenge", evidence);
+  if (channel === "mcp") return check("version_channel", "pass", "in the MCP tool result", evidence);
   if (version === 2 && channel === "header")
     return check("version_channel", "pass", "v2 in the PAYMENT-REQUIRED header", evidence);
   if (version === 1 && channel === "body")

@@ -74,6 +74,7 @@ describe("GET /v1/endpoints (endpoint search)", () => {
           service_name: "Weather Now",
           domain: "weather.test",
           method: "GET",
+          transport: "http",
           url: "https://weather.test/v1/forecast/{city}",
           description: "Seven-day forecast for a city",
           payability: {

@@ -195,6 +195,7 @@ describe("GET /openapi.json and /docs", () => {
       "category",
       "tag",
       "method",
+      "transport",
       "domain",
       "min_uptime",
       "max_response_ms",
@@ -224,6 +225,7 @@ describe("GET /openapi.json and /docs", () => {
     expect(names("/v1/endpoints")).toEqual([
       "q",
       "method",
+      "transport",
       "category",
       "max_price",
       "include_unpriced",

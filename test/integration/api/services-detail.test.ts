@@ -110,6 +110,7 @@ describe("GET /v1/services/{id} and /history", () => {
       endpoints: [
         {
           method: "GET",
+          transport: "http",
           url: "https://quotes.test/v1/quote",
           description: "Latest quote",
           payment_options: [],
@@ -125,6 +126,7 @@ describe("GET /v1/services/{id} and /history", () => {
         },
         {
           method: "POST",
+          transport: "http",
           url: "https://quotes.test/v1/batch",
           description: null,
           payment_options: [],

@@ -5,7 +5,7 @@ import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const SERVICE_PARAMS =
-  "q, category, tag, method, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
+  "q, category, tag, method, transport, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
   "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, drift, status, " +
   "health, min_grade, min_score, warning, no_warning, sort, order, offset, limit";
 
@@ -118,7 +118,7 @@ describe("request validation and HTTP behaviour", () => {
     ],
     [
       "/v1/endpoints?tag=x",
-      'unknown query parameter "tag"; allowed: q, method, category, max_price, include_unpriced, network, verified, drift, payable, callable, health, min_grade, min_score, warning, no_warning, sort, offset, limit',
+      'unknown query parameter "tag"; allowed: q, method, transport, category, max_price, include_unpriced, network, verified, drift, payable, callable, health, min_grade, min_score, warning, no_warning, sort, offset, limit',
     ],
     ["/v1/categories?limit=0", 'limit: must be a whole number from 1 to 200 (got "0")'],
     ["/v1/tags?sort=name", 'unknown query parameter "sort"; allowed: offset, limit'],

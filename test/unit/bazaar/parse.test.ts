@@ -195,8 +195,8 @@ describe("parseBazaarItem: odd values are kept with warnings", () => {
     );
   });
 
-  it("flags a type other than http", () => {
-    expect(item(v1Item({ type: "mcp" })).warnings).toContain("type is not http: mcp");
+  it("flags a type other than http or mcp", () => {
+    expect(item(v1Item({ type: "facilitator" })).warnings).toContain("type is not http: facilitator");
   });
 
   it("reads a feed that names the field url instead of resource", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { badgeMessage } from "../../../src/pages/badge";
-import { curlExample, shellQuote } from "../../../src/pages/call-snippets";
+import { clientSnippet, curlExample, shellQuote } from "../../../src/pages/call-snippets";
 import { niceMax } from "../../../src/pages/charts";
 import {
   clip,
@@ -60,6 +60,18 @@ describe("the pages' formatting", () => {
     ).toBe(
       `curl -i -X POST 'https://x.test/' \\\n  -H 'Content-Type: application/json' \\\n  --data '{"city":"Paris"}'`,
     );
+  });
+
+  it("when the endpoint is an MCP tool, then the snippets call tools/call at its server, not an HTTP method", () => {
+    const tool = { method: "MCP", url: "https://api.test/mcp#financial_analysis", call: null };
+    expect(curlExample(tool)).toBe(
+      `curl -i -X POST 'https://api.test/mcp' \\\n  -H 'Content-Type: application/json' \\\n` +
+        `  -H 'Accept: application/json, text/event-stream' \\\n` +
+        `  --data '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"financial_analysis","arguments":{}}}'`,
+    );
+    const snippet = clientSnippet(tool);
+    expect(snippet).toContain('new StreamableHTTPClientTransport(new URL("https://api.test/mcp"))');
+    expect(snippet).toContain('client.callTool({ name: "financial_analysis", arguments: {} })');
   });
 
   it("when the badge has health, grade and uptime, then it says all three; without health it says whether our probe verified it", () => {
