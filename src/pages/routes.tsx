@@ -60,8 +60,10 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
   const router = apiRouter();
   const catalogue = new CatalogueFigures(pool, search);
 
-  // `/` is the JSON root for API clients and the overview for browsers (which ask for HTML first).
+  // `/` is the JSON root for API clients and the overview for browsers (which ask for HTML first):
+  // every answer there, either kind and from the answer cache too, varies with Accept.
   router.route("/").get(async (req, res, next) => {
+    res.vary("Accept");
     if (req.accepts(["json", "html"]) !== "html") return next();
     parseInput(noQuery, req.query, "query");
     const [newest, busiest] = await Promise.all([
@@ -69,7 +71,6 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
       topServices(search, "volume", 8),
     ]);
     const figures = await catalogue.ecosystem(newest.snapshot);
-    res.setHeader("Vary", "Accept, Accept-Encoding");
     sendHtml(res, renderPage(<HomePage figures={figures} newest={newest.items} busiest={busiest.items} />));
   });
 

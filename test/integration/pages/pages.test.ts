@@ -1,6 +1,7 @@
 import { load } from "cheerio";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResponseCache } from "../../../src/http/response-cache";
 import { createTestApp, type TestApp } from "../../support/app";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { HOSTILE, seedPagesCatalogue } from "../../support/pages";
@@ -33,9 +34,25 @@ describe("the pages for people", () => {
     expect($("search form input[name=q]").length).toBe(1);
     expect($("dl.figures").text()).toContain("Services3");
     expect($("#h-categories").parent().text()).toContain("Finance");
-    expect(html.headers.vary).toContain("Accept");
     const json = await request(api.app).get("/").expect(200).expect("Content-Type", /json/);
     expect(json.body.name).toBe("x402 catalogue");
+  });
+
+  it("when / answers HTML or JSON, fresh or from the answer cache, then every answer varies with Accept", async () => {
+    const cached = createTestApp(database, { responseCache: new ResponseCache(60_000, 100) });
+    try {
+      const vary = (res: request.Response) => String(res.headers.vary).split(/\s*,\s*/);
+      for (const accept of ["application/json", BROWSER, "application/json"]) {
+        const res = await request(cached.app).get("/").set("Accept", accept).expect(200);
+        expect(vary(res), accept).toEqual(["Accept", "Accept-Encoding"]);
+      }
+      const hit = await request(cached.app).get("/").expect(200).expect("X-Cache", "hit");
+      expect(vary(hit)).toEqual(["Accept", "Accept-Encoding"]);
+      const list = await request(cached.app).get("/v1/services").expect(200);
+      expect(vary(list)).toEqual(["Accept-Encoding"]);
+    } finally {
+      await cached.close();
+    }
   });
 
   it("when a page is served, then it carries a strict CSP, an ETag, Cache-Control, and a 304 on revalidation", async () => {
