@@ -54,6 +54,7 @@ describe("sold routes", () => {
     ["GET", "/v1/endpoints", "search"],
     ["GET", "/v1/services/abc", "detail"],
     ["GET", "/v1/services/abc/history", "detail"],
+    ["GET", "/v1/services/abc/history/daily", "detail"],
     ["POST", "/mcp", "search"],
   ])("when %s %s is requested, then it is sold in group %s", (method, path, group) => {
     expect(soldRoute(method, path)?.group).toBe(group);
