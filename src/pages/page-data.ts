@@ -1,11 +1,19 @@
 import type { z } from "zod";
+import { getServiceDaily } from "../catalogue/daily-queries";
 import { getServiceHistory } from "../catalogue/history-queries";
 import { getServiceDetail } from "../catalogue/service-details";
 import { listCategories } from "../catalogue/taxonomy-queries";
 import type { ReadPool } from "../db/read-pool";
+import { DEFAULT_DAILY_DAYS } from "../http/schemas/daily";
 import type { endpointListQuery } from "../http/schemas/endpoints";
 import { isServiceId, type serviceListQuery } from "../http/schemas/services";
-import { categoryJson, historyJson, serviceDetailJson, type serviceJson } from "../http/serialisers";
+import {
+  categoryJson,
+  dailyJson,
+  historyJson,
+  serviceDetailJson,
+  type serviceJson,
+} from "../http/serialisers";
 import { NETWORKS } from "../payments/networks";
 import {
   type CatalogueSearch,
@@ -34,7 +42,8 @@ export interface OptionalServiceFields {
 export type ServiceItem = ReturnType<typeof serviceJson> & OptionalServiceFields;
 export type ServiceView = ReturnType<typeof serviceDetailJson> & OptionalServiceFields;
 export type EndpointView = ServiceView["endpoints"][number] & { health?: string | null };
-export type HistoryItem = ReturnType<typeof historyJson> & { observed_volume_usdc_30d?: string | null };
+export type HistoryItem = ReturnType<typeof historyJson>;
+export type DailyItem = ReturnType<typeof dailyJson>;
 export interface ListPage<T> {
   /** The catalogue version the page was read from. */
   snapshot: string;
@@ -189,20 +198,28 @@ export class CatalogueFigures {
 export interface ServicePageData {
   service: ServiceView;
   history: HistoryItem[];
+  daily: DailyItem[];
 }
 
-/** How many history rows the detail page charts (the newest, oldest first). */
+/** How many history rows the detail page charts (the first, oldest first). */
 export const CHARTED_HISTORY = 200;
+/** How many days of daily figures it charts: the daily API's default, so the two agree. */
+export const CHARTED_DAYS = DEFAULT_DAILY_DAYS;
 
-/** A service's detail and its history, or null when the id names no service. */
+/** A service's detail, history and daily figures, or null when the id names no service. */
 export async function serviceWithHistory(pool: ReadPool, id: string): Promise<ServicePageData | null> {
   if (!isServiceId(id)) return null;
-  const [detail, history] = await Promise.all([
+  const [detail, history, daily] = await Promise.all([
     getServiceDetail(pool, id),
     getServiceHistory(pool, id, {}, { offset: 0, limit: CHARTED_HISTORY }),
+    getServiceDaily(pool, id, CHARTED_DAYS),
   ]);
-  if (!detail || !history) return null;
-  return { service: serviceDetailJson(detail), history: history.items.map(historyJson) };
+  if (!detail || !history || !daily) return null;
+  return {
+    service: serviceDetailJson(detail),
+    history: history.items.map(historyJson),
+    daily: daily.map(dailyJson),
+  };
 }
 
 export async function serviceDetail(pool: ReadPool, id: string): Promise<ServiceView | null> {

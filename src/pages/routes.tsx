@@ -97,7 +97,7 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
       const id = String(req.params.id);
       const data = await serviceWithHistory(pool, id);
       if (!data) throw new HttpError(404, `No service with id ${id}`);
-      sendHtml(res, renderPage(<ServicePage service={data.service} history={data.history} />));
+      sendHtml(res, renderPage(<ServicePage {...data} />));
     })
     .all(methodNotAllowed);
 

@@ -100,15 +100,25 @@ describe("the pages for people", () => {
     expect($(".endpoint").first().text()).toContain("wrapFetchWithPayment");
     const history = await request(api.app).get(`/v1/services/${ids.quotesId}/history?limit=200`).expect(200);
     expect($("#chart-uptime circle.point").length).toBe(history.body.items.length);
-    expect($("#chart-volume circle.point").length).toBe(history.body.items.length);
+    expect($("#chart-response svg").attr("data-points")).toBe(String(history.body.items.length));
     expect($("#chart-uptime details tbody tr").length).toBe(history.body.items.length);
     expect($("footer a:contains(JSON)").attr("href")).toBe(`/v1/services/${ids.quotesId}`);
-    const probe = (await request(api.app).get(`/v1/services/${ids.quotesId}`).expect(200)).body.probe;
-    expect($("#chart-probe-uptime details tbody tr").first().text()).toBe(
-      `last 24h${probe.windows["24h"].uptime_pct} %`,
-    );
-    expect($("#chart-probe-uptime rect.point").length).toBe(3);
-    expect($("#chart-probe-latency rect.point").length).toBe(6);
+    const daily = (await request(api.app).get(`/v1/services/${ids.quotesId}/history/daily`).expect(200)).body
+      .items as Array<Record<string, unknown> & { probes: Record<string, unknown> }>;
+    const known = (values: unknown[]) => values.filter((v) => v !== null).length;
+    for (const chart of ["probe-uptime", "probe-latency", "volume", "price"]) {
+      expect($(`#chart-${chart} svg`).attr("data-points"), chart).toBe(String(daily.length));
+      expect($(`#chart-${chart} details tbody tr`).length, chart).toBe(daily.length);
+    }
+    const points = (chart: string, series: number) =>
+      $(`#chart-${chart} .series-${series} circle.point`).length;
+    expect(points("probe-uptime", 0)).toBe(known(daily.map((d) => d.probes.uptime_pct)));
+    expect(points("probe-latency", 1)).toBe(known(daily.map((d) => d.probes.p99_ms)));
+    expect(points("volume", 1)).toBe(known(daily.map((d) => d.observed_volume_usdc_30d)));
+    expect(points("price", 0)).toBe(known(daily.map((d) => d.price_min_usdc)));
+    expect(points("probe-uptime", 0)).toBeGreaterThanOrEqual(4);
+    expect($("#chart-volume details tbody tr").last().text()).toContain("40.5 USDC");
+    expect($("#h-figures").parent().text()).toContain("40.5 USDC (40.5 USDC)");
   });
 
   it("when crawled text is hostile, then it renders as text: no markup, no script links, bidi isolated", async () => {
@@ -165,8 +175,8 @@ describe("the pages for people", () => {
       .expect(200)
       .expect("Content-Type", /image\/svg\+xml/);
     const svg = res.body instanceof Buffer ? res.body.toString() : res.text;
-    // Never probed: its health is unknown; the directory's uptime follows.
-    expect(svg).toContain("unknown · 75% up");
+    // No trust verdict yet: its health is unknown; the uptime is our probes' over 30 days (6 of 7 up).
+    expect(svg).toContain("unknown · 85.71% up");
     expect(res.headers.etag).toBeDefined();
     await request(api.app).get("/badge/00000000-0000-4000-8000-000000000000.svg").expect(404);
   });
