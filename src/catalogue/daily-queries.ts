@@ -1,9 +1,16 @@
 import { fixedStatement, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
 import { isEntryMember } from "./catalogue-entries";
-import { entryShownEndpoints, type ProbeWindowStats, probeAggregates, probeFiguresOf } from "./probe-stats";
+import {
+  CHALLENGE_OPTIONS,
+  CHALLENGE_PRICE,
+  entryShownEndpoints,
+  type ProbeWindowStats,
+  probeAggregates,
+  probeFiguresOf,
+} from "./probe-stats";
 import { fromEntryOfRow } from "./service-queries";
-import { volumeText } from "./sql";
+import { utcDays, volumeText } from "./sql";
 
 /**
  * A catalogue entry's figures per UTC day, built set-based from what is stored over time: our
@@ -42,19 +49,10 @@ interface DailyRow {
   adjusted: string | null;
 }
 
-/** A price text the parser wrote (exact decimal); anything else is not read as a price. */
-const PRICE = Prisma.sql`CASE WHEN o.value->>'price_usdc' ~ '^[0-9]{1,30}(\\.[0-9]{1,18})?$'
-  THEN (o.value->>'price_usdc')::numeric END`;
-
 /** $1: any id of the entry's rows; $2: the end of the last day's range (now); $3: how many days. */
 const DAILY = fixedStatement(Prisma.sql`
   WITH entry AS MATERIALIZED (SELECT s.id FROM ${fromEntryOfRow(Prisma.raw("$1::uuid"))}),
-  days AS (
-    SELECT g.day::date AS day, g.day AT TIME ZONE 'UTC' AS starts,
-      (g.day + interval '1 day') AT TIME ZONE 'UTC' AS ends
-    FROM generate_series((($2::timestamptz AT TIME ZONE 'UTC')::date - ($3::int - 1))::timestamp,
-      ($2::timestamptz AT TIME ZONE 'UTC')::date::timestamp, interval '1 day') AS g(day)
-  ),
+  days AS (SELECT * FROM ${utcDays(Prisma.raw("$2::timestamptz"), Prisma.raw("$3::int"))}),
   shown AS MATERIALIZED (SELECT x.id FROM entry CROSS JOIN LATERAL (${entryShownEndpoints("entry")}) x),
   probes AS (
     SELECT (p.probed_at AT TIME ZONE 'UTC')::date AS day,
@@ -62,9 +60,7 @@ const DAILY = fixedStatement(Prisma.sql`
       min(price.low) AS low, max(price.high) AS high
     FROM shown JOIN endpoint_probes p ON p.endpoint_id = shown.id
     LEFT JOIN LATERAL (
-      SELECT min(${PRICE}) AS low, max(${PRICE}) AS high
-      FROM jsonb_array_elements(CASE WHEN p.challenge_valid AND jsonb_typeof(p.options) = 'array'
-        THEN p.options END) AS o(value)
+      SELECT min(${CHALLENGE_PRICE}) AS low, max(${CHALLENGE_PRICE}) AS high FROM ${CHALLENGE_OPTIONS}
     ) price ON TRUE
     WHERE p.probed_at >= (SELECT min(starts) FROM days) AND p.probed_at <= $2::timestamptz
     GROUP BY 1

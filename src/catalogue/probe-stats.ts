@@ -109,6 +109,14 @@ export function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
   );
 }
 
+/** The options a valid challenge of probe `p` offered, as rows `o(value)` (none for any other probe). */
+export const CHALLENGE_OPTIONS = Prisma.sql`jsonb_array_elements(CASE WHEN p.challenge_valid
+  AND jsonb_typeof(p.options) = 'array' THEN p.options END) AS o(value)`;
+
+/** The USDC price of option `o` as a number when the parser wrote an exact decimal; else NULL. */
+export const CHALLENGE_PRICE = Prisma.sql`CASE WHEN o.value->>'price_usdc' ~ '^[0-9]{1,30}(\.[0-9]{1,18})?$'
+  THEN (o.value->>'price_usdc')::numeric END`;
+
 /** Probes of the widest window up to `asOf`, via the (endpoint_id, probed_at) index. */
 export function probeRange(asOf: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`p.probed_at > ${asOf} - interval '30 days' AND p.probed_at <= ${asOf}`;

@@ -1,5 +1,11 @@
 import type { z } from "zod";
 import { getServiceDaily } from "../catalogue/daily-queries";
+import {
+  type EcosystemSeries,
+  getEcosystemSeries,
+  listedObservedVolume,
+  type ObservedTotals,
+} from "../catalogue/ecosystem-series";
 import { getServiceHistory } from "../catalogue/history-queries";
 import { getServiceDetail } from "../catalogue/service-details";
 import { listCategories } from "../catalogue/taxonomy-queries";
@@ -22,7 +28,7 @@ import {
   type QueryReading,
   serviceFilters,
 } from "../search/catalogue-search";
-import { PerSnapshot } from "./per-snapshot";
+import { PerSnapshot, snapshotWithin } from "./per-snapshot";
 
 /**
  * What the pages read, through the same seams as the JSON API (the catalogue search, the
@@ -138,6 +144,9 @@ async function ecosystemFigures(pool: ReadPool, search: CatalogueSearch): Promis
   };
 }
 
+/** How many days /stats charts. */
+export const STATS_DAYS = 30;
+
 /** Price bands (USDC per call) for the distribution on /stats: entries whose lowest price is in each. */
 export const PRICE_BANDS = ["0.001", "0.01", "0.1", "1", "10"] as const;
 
@@ -174,11 +183,25 @@ export class CatalogueFigures {
   private readonly figures = new PerSnapshot<Figures>();
   private readonly prices = new PerSnapshot<PriceBand[]>();
   private readonly categories = new PerSnapshot<string[]>();
+  private readonly daily = new PerSnapshot<EcosystemSeries>();
+  private readonly observedTotals = new PerSnapshot<ObservedTotals | null>();
 
   constructor(
     private readonly pool: ReadPool,
     private readonly search: CatalogueSearch,
   ) {}
+
+  /** The ecosystem per day over STATS_DAYS days: recomputed when the catalogue changes, and hourly for the probes. */
+  series(snapshot: string): Promise<EcosystemSeries> {
+    return this.daily.get(snapshotWithin(snapshot, 3_600_000), () =>
+      getEcosystemSeries(this.pool, STATS_DAYS, PRICE_BANDS),
+    );
+  }
+
+  /** The observed volume of listed services, at most a minute old (chain activity is read apart from crawls). */
+  observed(snapshot: string): Promise<ObservedTotals | null> {
+    return this.observedTotals.get(snapshotWithin(snapshot, 60_000), () => listedObservedVolume(this.pool));
+  }
 
   ecosystem(snapshot: string): Promise<Figures> {
     return this.figures.get(snapshot, () => ecosystemFigures(this.pool, this.search));

@@ -70,8 +70,16 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
       topServices(search, "first_seen", 8),
       topServices(search, "volume", 8),
     ]);
-    const figures = await catalogue.ecosystem(newest.snapshot);
-    sendHtml(res, renderPage(<HomePage figures={figures} newest={newest.items} busiest={busiest.items} />));
+    const [figures, observed] = await Promise.all([
+      catalogue.ecosystem(newest.snapshot),
+      catalogue.observed(newest.snapshot),
+    ]);
+    sendHtml(
+      res,
+      renderPage(
+        <HomePage figures={figures} observed={observed} newest={newest.items} busiest={busiest.items} />,
+      ),
+    );
   });
 
   router
@@ -116,11 +124,12 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
     .get(async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const { snapshot } = await topServices(search, "volume", 1);
-      const [figures, prices] = await Promise.all([
+      const [figures, prices, series] = await Promise.all([
         catalogue.ecosystem(snapshot),
         catalogue.priceBands(snapshot),
+        catalogue.series(snapshot),
       ]);
-      sendHtml(res, renderPage(<StatsPage figures={figures} prices={prices} />));
+      sendHtml(res, renderPage(<StatsPage figures={figures} prices={prices} series={series} />));
     })
     .all(methodNotAllowed);
 

@@ -33,6 +33,7 @@ describe("the pages for people", () => {
     const $ = load(html.text);
     expect($("search form input[name=q]").length).toBe(1);
     expect($("dl.figures").text()).toContain("Services3");
+    expect($("dl.figures").text()).toContain("Observed volume, 30 days (1 service read on chain)40.5 USDC");
     expect($("#h-categories").parent().text()).toContain("Finance");
     const json = await request(api.app).get("/").expect(200).expect("Content-Type", /json/);
     expect(json.body.name).toBe("x402 catalogue");
@@ -167,6 +168,30 @@ describe("the pages for people", () => {
     expect($("#chart-networks details").text()).toContain("base");
     expect($("#chart-prices details").text()).toContain("up to 0.01 USDC");
     expect($("svg title").length).toBeGreaterThanOrEqual(4);
+    for (const chart of ["categories", "networks", "totals", "verified", "prices"]) {
+      expect($(`#chart-${chart}-daily svg`).attr("data-points"), chart).toBe("30");
+      expect($(`#chart-${chart}-daily details tbody tr`).length, chart).toBe(30);
+    }
+    // Today's row: three services listed since January, one per category; the quotes one on base.
+    const today = (chart: string) =>
+      $(`#chart-${chart}-daily details tbody tr`)
+        .last()
+        .find("td")
+        .map((_, td) => $(td).text())
+        .get();
+    expect(today("categories").sort()).toEqual(["1", "1", "1"]);
+    expect($("#chart-networks-daily details thead").text()).toContain("base");
+    expect(today("totals")[0]).toBe("3");
+    // The quotes service's valid challenge five days ago asked 0.01 USDC at the least.
+    const fiveDaysAgo = $("#chart-prices-daily details tbody tr").eq(29 - 5);
+    expect($("#chart-prices-daily details thead").text()).toContain("up to 0.01 USDC");
+    expect(fiveDaysAgo.find("td").first().text()).toBe("1");
+    expect(
+      $("#chart-verified-daily details tbody tr")
+        .eq(29 - 5)
+        .find("td")
+        .text(),
+    ).toBe("33.33 %");
   });
 
   it("when a badge is asked for, then it is an SVG with the service's status; an unknown id is a 404 badge", async () => {
