@@ -202,7 +202,7 @@ function DailyCharts({ daily }: { daily: DailyItem[] }) {
         id="chart-volume"
         title={observedRead ? "Claimed against observed 30-day volume" : "Claimed 30-day volume"}
         xTitle="Day (UTC)"
-        yTitle="Volume over 30 days (USDC)"
+        yTitle="30-day volume (USDC)"
         times={days}
         series={volumes.map(([name, field]) => ({ name, values: daily.map((d) => plotted(field(d))) }))}
         format={exact(volumes)}
