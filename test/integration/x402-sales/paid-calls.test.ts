@@ -256,6 +256,7 @@ describe("the catalogue sells its API over x402", () => {
       "GET /v1/services",
       "GET /v1/endpoints",
       "GET /v1/services/:id/history",
+      "GET /v1/services/:id/history/daily",
       "GET /v1/services/:id",
       "POST /v1/preflight",
       "POST /mcp",
@@ -264,7 +265,7 @@ describe("the catalogue sells its API over x402", () => {
       expect.objectContaining({ amount: "1000", network: NETWORK }),
     ]);
     // Preflight is priced as its own group (0.002 USDC).
-    expect(manifest.resources[4]?.accepts).toEqual([
+    expect(manifest.resources[5]?.accepts).toEqual([
       expect.objectContaining({ amount: "2000", network: NETWORK }),
     ]);
   });
