@@ -1,5 +1,6 @@
 // Pages benchmark: the pages for people (src/pages) on the synthetic catalogue of bench/api.ts
-// (10,000 services, 50,000 endpoints, 500,000 history rows). Per page: latency with one
+// (10,000 services, 50,000 endpoints, 500,000 history rows; 30 days of hourly probes of the 50
+// sampled services' endpoints). Per page: latency with one
 // connection (on loopback, the server's time) after a warm-up, and the bytes a browser receives
 // (gzip, as browsers ask for it). Standalone: `npx tsx bench/pages.ts [seconds per page]`.
 import { mkdir, writeFile } from "node:fs/promises";
@@ -36,6 +37,18 @@ function transferred(url: string): Promise<{ status: number; bytes: number }> {
   });
 }
 
+/**
+ * 30 days of hourly probes (the default sweep) of every endpoint of the sampled services: one in
+ * twenty a 503, the rest a valid challenge at 0.01 USDC. The detail pages chart them per day.
+ */
+const PROBE_HISTORY = `
+  INSERT INTO endpoint_probes (endpoint_id, probed_at, outcome, status_code, latency_ms, challenge_valid, options)
+  SELECT e.id, now() - h * interval '1 hour', CASE WHEN h % 20 = 0 THEN 'http_error' ELSE 'challenge' END,
+    CASE WHEN h % 20 = 0 THEN 503 ELSE 402 END, 40 + (h * 37) % 400, h % 20 <> 0,
+    CASE WHEN h % 20 <> 0 THEN '[{"price_usdc": "0.01"}]'::jsonb END
+  FROM endpoints e CROSS JOIN generate_series(1, 720) AS h
+  WHERE e.service_id = ANY($1::uuid[])`;
+
 export async function runPagesBenchmark(secondsPerPage = 5): Promise<string> {
   const database = await benchDatabase();
   const pool = createReadPool(database.url, 10, benchLogger);
@@ -49,16 +62,17 @@ export async function runPagesBenchmark(secondsPerPage = 5): Promise<string> {
   try {
     await generateCatalogue(database.url);
     await refreshAllSearch(database.db);
+    const { rows: sample } = await pool.query<{ id: string }>(
+      "SELECT id::text FROM services WHERE status = 'listed' ORDER BY md5(id::text) LIMIT 50",
+    );
+    const ids = sample.map((r) => r.id);
+    await database.db.$executeRawUnsafe(PROBE_HISTORY, ids);
     await pool.query("VACUUM ANALYZE");
     // As the product runs: the in-memory catalogue checked every 60 s, no response cache (pages never use it).
     const app = createApp({ db: database.db, pool, logger: benchLogger, indexRefreshMs: 60_000, accounts });
     const server = await listen(app, 0, "127.0.0.1");
     const baseUrl = `http://127.0.0.1:${server.port}`;
     try {
-      const { rows: sample } = await pool.query<{ id: string }>(
-        "SELECT id::text FROM services WHERE status = 'listed' ORDER BY md5(id::text) LIMIT 50",
-      );
-      const ids = sample.map((r) => r.id);
       const pages: Array<{ page: string; paths: string[] }> = [
         { page: "/ (overview)", paths: ["/"] },
         { page: "/services", paths: ["/services", "/services?sort=name", "/services?offset=50"] },
@@ -104,7 +118,8 @@ export async function runPagesBenchmark(secondsPerPage = 5): Promise<string> {
           rows,
         ),
         "",
-        "Catalogue: 10,000 services, 50,000 endpoints, 500,000 history rows (bench/api-catalogue.ts). " +
+        "Catalogue: 10,000 services, 50,000 endpoints, 500,000 history rows (bench/api-catalogue.ts); " +
+          "30 days of hourly probes of the 50 sampled services' endpoints. " +
           "One connection on loopback after a 2 s warm-up, each page cycling through its variants; " +
           `${secondsPerPage} s per page. Targets: p99 ≤ 30 ms for list and detail pages; a detail page ≤ 150 KB sent.`,
         `Machine: ${os.cpus().length} CPUs shared with Postgres and the load generator.`,

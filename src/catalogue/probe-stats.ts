@@ -83,25 +83,39 @@ export interface ProbeSummary {
 /** A valid x402 challenge within this long makes an endpoint (and its service) verified. */
 export const VERIFIED_WITHIN_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The aggregates of probe rows `p` that meet `condition`, as columns probes, attempted, up, p50
+ * and p99 with `suffix` appended (the definitions at the top of this file).
+ */
+export function probeAggregates(condition: Prisma.Sql, suffix: string): Prisma.Sql {
+  const column = (name: string) => Prisma.raw(`"${name}${suffix}"`);
+  const answered = Prisma.sql`${condition} AND p.status_code IS NOT NULL AND p.latency_ms IS NOT NULL`;
+  return Prisma.sql`
+    count(*) FILTER (WHERE ${condition})::int AS ${column("probes")},
+    count(*) FILTER (WHERE ${condition} AND NOT (p.outcome = 'refused' AND p.status_code IS NULL))::int
+      AS ${column("attempted")},
+    count(*) FILTER (WHERE ${condition} AND p.status_code < 500)::int AS ${column("up")},
+    percentile_cont(0.5) WITHIN GROUP (ORDER BY p.latency_ms) FILTER (WHERE ${answered}) AS ${column("p50")},
+    percentile_cont(0.99) WITHIN GROUP (ORDER BY p.latency_ms) FILTER (WHERE ${answered}) AS ${column("p99")}`;
+}
+
 /** Aggregates of every window over probe rows `p` (already limited to the widest window). */
 export function windowColumns(asOf: Prisma.Sql): Prisma.Sql {
   return Prisma.join(
-    WINDOWS.map(({ key, interval }) => {
-      const inWindow = Prisma.sql`p.probed_at > ${asOf} - ${Prisma.raw(`interval '${interval}'`)}`;
-      const answered = Prisma.sql`${inWindow} AND p.status_code IS NOT NULL AND p.latency_ms IS NOT NULL`;
-      return Prisma.sql`
-        count(*) FILTER (WHERE ${inWindow})::int AS ${Prisma.raw(`"probes_${key}"`)},
-        count(*) FILTER (WHERE ${inWindow} AND NOT (p.outcome = 'refused' AND p.status_code IS NULL))::int
-          AS ${Prisma.raw(`"attempted_${key}"`)},
-        count(*) FILTER (WHERE ${inWindow} AND p.status_code < 500)::int AS ${Prisma.raw(`"up_${key}"`)},
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY p.latency_ms) FILTER (WHERE ${answered})
-          AS ${Prisma.raw(`"p50_${key}"`)},
-        percentile_cont(0.99) WITHIN GROUP (ORDER BY p.latency_ms) FILTER (WHERE ${answered})
-          AS ${Prisma.raw(`"p99_${key}"`)}`;
-    }),
+    WINDOWS.map(({ key, interval }) =>
+      probeAggregates(Prisma.sql`p.probed_at > ${asOf} - ${Prisma.raw(`interval '${interval}'`)}`, `_${key}`),
+    ),
     ",",
   );
 }
+
+/** The options a valid challenge of probe `p` offered, as rows `o(value)` (none for any other probe). */
+export const CHALLENGE_OPTIONS = Prisma.sql`jsonb_array_elements(CASE WHEN p.challenge_valid
+  AND jsonb_typeof(p.options) = 'array' THEN p.options END) AS o(value)`;
+
+/** The USDC price of option `o` as a number when the parser wrote an exact decimal; else NULL. */
+export const CHALLENGE_PRICE = Prisma.sql`CASE WHEN o.value->>'price_usdc' ~ '^[0-9]{1,30}(\.[0-9]{1,18})?$'
+  THEN (o.value->>'price_usdc')::numeric END`;
 
 /** Probes of the widest window up to `asOf`, via the (endpoint_id, probed_at) index. */
 export function probeRange(asOf: Prisma.Sql): Prisma.Sql {
@@ -143,17 +157,24 @@ export function endpointProbeJson(endpoint: string, asOf: Prisma.Sql): Prisma.Sq
 }
 
 /**
+ * Ids of the endpoints the entry whose primary is `entry` (an alias) shows: one row per method and
+ * URL, the primary's first (as the detail merges them), so a call probed twice counts once.
+ */
+export function entryShownEndpoints(entry: string): Prisma.Sql {
+  return Prisma.sql`SELECT DISTINCT ON (se.method, se.url) se.id
+    FROM services m JOIN endpoints se ON se.service_id = m.id
+    WHERE ${isEntryMember("m", entry)}
+    ORDER BY se.method, se.url, (m.id = ${Prisma.raw(entry)}.id) DESC, m.first_seen_at, m.id, se.position, se.id`;
+}
+
+/**
  * The probe summary of the catalogue entry whose primary is `entry` (an alias) over the endpoints
  * the entry shows, as JSON for probeSummaryOf. Two sources listing the same method and URL give two
  * endpoint rows, each probed; the entry shows that endpoint once (the first row's, as the detail
  * merges them), so only that row's probes count: a call is never counted twice.
  */
 export function entryProbeJson(entry: string, asOf: Prisma.Sql): Prisma.Sql {
-  const ofEntry = Prisma.sql`pe.id IN (
-    SELECT DISTINCT ON (se.method, se.url) se.id
-    FROM services m JOIN endpoints se ON se.service_id = m.id
-    WHERE ${isEntryMember("m", entry)}
-    ORDER BY se.method, se.url, (m.id = ${Prisma.raw(entry)}.id) DESC, m.first_seen_at, m.id, se.position, se.id)`;
+  const ofEntry = Prisma.sql`pe.id IN (${entryShownEndpoints(entry)})`;
   return summaryJson(
     Prisma.sql`(SELECT max(pe.last_verified_at) FROM endpoints pe WHERE ${ofEntry})`,
     ofEntry,
@@ -184,18 +205,20 @@ function roundTo<T extends number | null>(value: T, decimals: number): T {
 
 const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text));
 
+/** The figures of probeAggregates' columns (named with `suffix`), rounded as shown. */
+export function probeFiguresOf(columns: Record<string, number | null>, suffix: string): ProbeWindowStats {
+  const attempted = columns[`attempted${suffix}`] ?? 0;
+  return {
+    probes: columns[`probes${suffix}`] ?? 0,
+    uptimePct: attempted === 0 ? null : roundTo((100 * (columns[`up${suffix}`] ?? 0)) / attempted, 2),
+    p50Ms: roundTo(columns[`p50${suffix}`] ?? null, 1),
+    p99Ms: roundTo(columns[`p99${suffix}`] ?? null, 1),
+  };
+}
+
 export function probeSummaryOf(json: ProbeJson, asOf: Date): ProbeSummary {
-  const { windows: columns } = json;
   const windows = {} as Record<WindowKey, ProbeWindowStats>;
-  for (const { key } of WINDOWS) {
-    const attempted = columns[`attempted_${key}`] ?? 0;
-    windows[key] = {
-      probes: columns[`probes_${key}`] ?? 0,
-      uptimePct: attempted === 0 ? null : roundTo((100 * (columns[`up_${key}`] ?? 0)) / attempted, 2),
-      p50Ms: roundTo(columns[`p50_${key}`] ?? null, 1),
-      p99Ms: roundTo(columns[`p99_${key}`] ?? null, 1),
-    };
-  }
+  for (const { key } of WINDOWS) windows[key] = probeFiguresOf(json.windows, `_${key}`);
   const lastAt = dateOrNull(json.last_at);
   const lastProbe =
     lastAt === null

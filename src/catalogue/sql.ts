@@ -24,3 +24,16 @@ export function volumeText(column: Prisma.Sql): Prisma.Sql {
 export function decimalText(column: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`trim_scale(${column})::text`;
 }
+
+/**
+ * The `count` UTC days ending with the day of `end` (a timestamptz), oldest first, as rows of
+ * day (date), starts and ends (timestamptz): a FROM item named `days`.
+ */
+export function utcDays(end: Prisma.Sql, count: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT g.day::date AS day, g.day AT TIME ZONE 'UTC' AS starts,
+      (g.day + interval '1 day') AT TIME ZONE 'UTC' AS ends
+    FROM generate_series(((${end} AT TIME ZONE 'UTC')::date - (${count} - 1))::timestamp,
+      (${end} AT TIME ZONE 'UTC')::date::timestamp, interval '1 day') AS g(day)
+  ) days`;
+}

@@ -30,7 +30,8 @@ function send(
   res.setHeader("Cache-Control", CACHE_CONTROL);
   res.setHeader("Content-Type", entry.contentType);
   res.setHeader("ETag", entry.etag);
-  res.setHeader("Vary", "Accept-Encoding");
+  // Appended: a route that also negotiates on Accept (`/`) has said so already.
+  res.vary("Accept-Encoding");
   res.setHeader("X-Cache", state);
   if (req.fresh) {
     res.status(304).end(sent);

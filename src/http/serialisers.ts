@@ -1,4 +1,5 @@
 import type { CrawlRunRecord } from "../catalogue/crawl-run-queries";
+import type { DailyRecord } from "../catalogue/daily-queries";
 import type { EndpointHit } from "../catalogue/endpoint-queries";
 import type { HistoryRecord } from "../catalogue/history-queries";
 import type { Page } from "../catalogue/paging";
@@ -66,7 +67,7 @@ function listedTrustJson(trust: ListedTrust) {
   return { health: trust.health, grade: trust.grade, score: trust.score, warnings: trust.trustWarnings };
 }
 
-function windowJson(stats: ProbeWindowStats) {
+export function windowJson(stats: ProbeWindowStats) {
   return { probes: stats.probes, uptime_pct: stats.uptimePct, p50_ms: stats.p50Ms, p99_ms: stats.p99Ms };
 }
 
@@ -191,6 +192,18 @@ export function historyJson(record: HistoryRecord) {
     tx_count_30d: record.txCount30d,
     payer_count_30d: record.payerCount30d,
     info_updated_at: iso(record.infoUpdatedAt),
+  };
+}
+
+export function dailyJson(record: DailyRecord) {
+  return {
+    day: record.day,
+    probes: windowJson(record.probes),
+    price_min_usdc: record.priceMinUsdc,
+    price_max_usdc: record.priceMaxUsdc,
+    claimed_volume_usdc_30d: record.claimedVolumeUsdc30d,
+    observed_volume_usdc_30d: record.observedVolumeUsdc30d,
+    adjusted_volume_usdc_30d: record.adjustedVolumeUsdc30d,
   };
 }
 

@@ -74,11 +74,17 @@ figure.chart .tick line { stroke: var(--line); }
 figure.chart path { fill: none; stroke-width: 2; }
 .series-0 path { stroke: #0550ae; } .series-0 circle { fill: #0550ae; }
 .series-1 path { stroke: #bc4c00; stroke-dasharray: 6 3; } .series-1 circle { fill: #bc4c00; }
+.series-2 path { stroke: #1a7f37; stroke-dasharray: 2 3; } .series-2 circle { fill: #1a7f37; }
+.series-3 path { stroke: #8250df; stroke-dasharray: 10 4; } .series-3 circle { fill: #8250df; }
+.series-4 path { stroke: #cf222e; stroke-dasharray: 4 2 1 2; } .series-4 circle { fill: #cf222e; }
+.series-5 path { stroke: #0a6b7c; stroke-dasharray: 1 2; } .series-5 circle { fill: #0a6b7c; }
+.series-6 path { stroke: #57606a; stroke-dasharray: 8 2 2 2; } .series-6 circle { fill: #57606a; }
 .bar rect { fill: #0550ae; }
 figcaption { font-weight: 600; margin-top: 4px; }
-.legend { display: inline-flex; gap: 12px; margin-left: 12px; font-weight: 400; }
+.legend { display: inline-flex; flex-wrap: wrap; gap: 4px 12px; margin-left: 12px; font-weight: 400; }
 .key::before { content: ""; display: inline-block; width: 14px; height: 3px; margin-right: 4px; vertical-align: middle; background: #0550ae; }
-.key-1::before { background: #bc4c00; }
+.key-1::before { background: #bc4c00; } .key-2::before { background: #1a7f37; } .key-3::before { background: #8250df; }
+.key-4::before { background: #cf222e; } .key-5::before { background: #0a6b7c; } .key-6::before { background: #57606a; }
 `;
 
 /**

@@ -1,10 +1,13 @@
-import { count, percent } from "./format";
+import type { ObservedTotals } from "../catalogue/ecosystem-series";
+import { count, percent, usdc } from "./format";
 import { Layout } from "./layout";
 import type { Figures, ServiceItem } from "./page-data";
 import { Untrusted } from "./widgets";
 
 interface HomeProps {
   figures: Figures;
+  /** The chain's payments to listed services; null when no chain is read for any. */
+  observed: ObservedTotals | null;
   newest: ServiceItem[];
   busiest: ServiceItem[];
 }
@@ -30,7 +33,7 @@ function ServiceLinks({ services, label }: { services: ServiceItem[]; label: str
 }
 
 /** `/`: search, the ecosystem's figures, categories, newest and busiest services. */
-export function HomePage({ figures, newest, busiest }: HomeProps) {
+export function HomePage({ figures, observed, newest, busiest }: HomeProps) {
   const liveShare = figures.services === 0 ? null : (100 * figures.verified) / figures.services;
   return (
     <Layout title="Overview" path="/" links={{ json: "/v1/categories", csv: "/v1/services.csv" }}>
@@ -61,6 +64,15 @@ export function HomePage({ figures, newest, busiest }: HomeProps) {
             <dt>Networks in use</dt>
             <dd>{count(figures.networks.length)}</dd>
           </div>
+          {observed ? (
+            <div>
+              <dt>
+                Observed volume, 30 days ({count(observed.services)}{" "}
+                {observed.services === 1 ? "service" : "services"} read on chain)
+              </dt>
+              <dd>{usdc(observed.volumeUsdc30d)}</dd>
+            </div>
+          ) : null}
         </dl>
       </section>
       <div class="columns">

@@ -1,11 +1,25 @@
 import type { z } from "zod";
+import { getServiceDaily } from "../catalogue/daily-queries";
+import {
+  type EcosystemSeries,
+  getEcosystemSeries,
+  listedObservedVolume,
+  type ObservedTotals,
+} from "../catalogue/ecosystem-series";
 import { getServiceHistory } from "../catalogue/history-queries";
 import { getServiceDetail } from "../catalogue/service-details";
 import { listCategories } from "../catalogue/taxonomy-queries";
 import type { ReadPool } from "../db/read-pool";
+import { DEFAULT_DAILY_DAYS } from "../http/schemas/daily";
 import type { endpointListQuery } from "../http/schemas/endpoints";
 import { isServiceId, type serviceListQuery } from "../http/schemas/services";
-import { categoryJson, historyJson, serviceDetailJson, type serviceJson } from "../http/serialisers";
+import {
+  categoryJson,
+  dailyJson,
+  historyJson,
+  serviceDetailJson,
+  type serviceJson,
+} from "../http/serialisers";
 import { NETWORKS } from "../payments/networks";
 import {
   type CatalogueSearch,
@@ -14,7 +28,7 @@ import {
   type QueryReading,
   serviceFilters,
 } from "../search/catalogue-search";
-import { PerSnapshot } from "./per-snapshot";
+import { PerSnapshot, snapshotWithin } from "./per-snapshot";
 
 /**
  * What the pages read, through the same seams as the JSON API (the catalogue search, the
@@ -34,7 +48,8 @@ export interface OptionalServiceFields {
 export type ServiceItem = ReturnType<typeof serviceJson> & OptionalServiceFields;
 export type ServiceView = ReturnType<typeof serviceDetailJson> & OptionalServiceFields;
 export type EndpointView = ServiceView["endpoints"][number] & { health?: string | null };
-export type HistoryItem = ReturnType<typeof historyJson> & { observed_volume_usdc_30d?: string | null };
+export type HistoryItem = ReturnType<typeof historyJson>;
+export type DailyItem = ReturnType<typeof dailyJson>;
 export interface ListPage<T> {
   /** The catalogue version the page was read from. */
   snapshot: string;
@@ -129,6 +144,9 @@ async function ecosystemFigures(pool: ReadPool, search: CatalogueSearch): Promis
   };
 }
 
+/** How many days /stats charts. */
+export const STATS_DAYS = 30;
+
 /** Price bands (USDC per call) for the distribution on /stats: entries whose lowest price is in each. */
 export const PRICE_BANDS = ["0.001", "0.01", "0.1", "1", "10"] as const;
 
@@ -165,11 +183,25 @@ export class CatalogueFigures {
   private readonly figures = new PerSnapshot<Figures>();
   private readonly prices = new PerSnapshot<PriceBand[]>();
   private readonly categories = new PerSnapshot<string[]>();
+  private readonly daily = new PerSnapshot<EcosystemSeries>();
+  private readonly observedTotals = new PerSnapshot<ObservedTotals | null>();
 
   constructor(
     private readonly pool: ReadPool,
     private readonly search: CatalogueSearch,
   ) {}
+
+  /** The ecosystem per day over STATS_DAYS days: recomputed when the catalogue changes, and hourly for the probes. */
+  series(snapshot: string): Promise<EcosystemSeries> {
+    return this.daily.get(snapshotWithin(snapshot, 3_600_000), () =>
+      getEcosystemSeries(this.pool, STATS_DAYS, PRICE_BANDS),
+    );
+  }
+
+  /** The observed volume of listed services, at most a minute old (chain activity is read apart from crawls). */
+  observed(snapshot: string): Promise<ObservedTotals | null> {
+    return this.observedTotals.get(snapshotWithin(snapshot, 60_000), () => listedObservedVolume(this.pool));
+  }
 
   ecosystem(snapshot: string): Promise<Figures> {
     return this.figures.get(snapshot, () => ecosystemFigures(this.pool, this.search));
@@ -189,20 +221,28 @@ export class CatalogueFigures {
 export interface ServicePageData {
   service: ServiceView;
   history: HistoryItem[];
+  daily: DailyItem[];
 }
 
-/** How many history rows the detail page charts (the newest, oldest first). */
+/** How many history rows the detail page charts (the first, oldest first). */
 export const CHARTED_HISTORY = 200;
+/** How many days of daily figures it charts: the daily API's default, so the two agree. */
+export const CHARTED_DAYS = DEFAULT_DAILY_DAYS;
 
-/** A service's detail and its history, or null when the id names no service. */
+/** A service's detail, history and daily figures, or null when the id names no service. */
 export async function serviceWithHistory(pool: ReadPool, id: string): Promise<ServicePageData | null> {
   if (!isServiceId(id)) return null;
-  const [detail, history] = await Promise.all([
+  const [detail, history, daily] = await Promise.all([
     getServiceDetail(pool, id),
     getServiceHistory(pool, id, {}, { offset: 0, limit: CHARTED_HISTORY }),
+    getServiceDaily(pool, id, CHARTED_DAYS),
   ]);
-  if (!detail || !history) return null;
-  return { service: serviceDetailJson(detail), history: history.items.map(historyJson) };
+  if (!detail || !history || !daily) return null;
+  return {
+    service: serviceDetailJson(detail),
+    history: history.items.map(historyJson),
+    daily: daily.map(dailyJson),
+  };
 }
 
 export async function serviceDetail(pool: ReadPool, id: string): Promise<ServiceView | null> {

@@ -20,3 +20,11 @@ export class PerSnapshot<T> {
     return this.value;
   }
 }
+
+/**
+ * A PerSnapshot key that also changes every `periodMs`: for values that read tables the catalogue
+ * version does not follow (probes, chain activity), so they are at most one period old.
+ */
+export function snapshotWithin(snapshot: string, periodMs: number, now = Date.now()): string {
+  return `${snapshot}@${Math.floor(now / periodMs)}`;
+}

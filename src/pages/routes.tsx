@@ -60,17 +60,26 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
   const router = apiRouter();
   const catalogue = new CatalogueFigures(pool, search);
 
-  // `/` is the JSON root for API clients and the overview for browsers (which ask for HTML first).
+  // `/` is the JSON root for API clients and the overview for browsers (which ask for HTML first):
+  // every answer there, either kind and from the answer cache too, varies with Accept.
   router.route("/").get(async (req, res, next) => {
+    res.vary("Accept");
     if (req.accepts(["json", "html"]) !== "html") return next();
     parseInput(noQuery, req.query, "query");
     const [newest, busiest] = await Promise.all([
       topServices(search, "first_seen", 8),
       topServices(search, "volume", 8),
     ]);
-    const figures = await catalogue.ecosystem(newest.snapshot);
-    res.setHeader("Vary", "Accept, Accept-Encoding");
-    sendHtml(res, renderPage(<HomePage figures={figures} newest={newest.items} busiest={busiest.items} />));
+    const [figures, observed] = await Promise.all([
+      catalogue.ecosystem(newest.snapshot),
+      catalogue.observed(newest.snapshot),
+    ]);
+    sendHtml(
+      res,
+      renderPage(
+        <HomePage figures={figures} observed={observed} newest={newest.items} busiest={busiest.items} />,
+      ),
+    );
   });
 
   router
@@ -96,7 +105,7 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
       const id = String(req.params.id);
       const data = await serviceWithHistory(pool, id);
       if (!data) throw new HttpError(404, `No service with id ${id}`);
-      sendHtml(res, renderPage(<ServicePage service={data.service} history={data.history} />));
+      sendHtml(res, renderPage(<ServicePage {...data} />));
     })
     .all(methodNotAllowed);
 
@@ -115,11 +124,12 @@ export function pagesRouter(pool: ReadPool, search: CatalogueSearch): Router {
     .get(async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const { snapshot } = await topServices(search, "volume", 1);
-      const [figures, prices] = await Promise.all([
+      const [figures, prices, series] = await Promise.all([
         catalogue.ecosystem(snapshot),
         catalogue.priceBands(snapshot),
+        catalogue.series(snapshot),
       ]);
-      sendHtml(res, renderPage(<StatsPage figures={figures} prices={prices} />));
+      sendHtml(res, renderPage(<StatsPage figures={figures} prices={prices} series={series} />));
     })
     .all(methodNotAllowed);
 

@@ -1,13 +1,14 @@
 import { clientSnippet, curlExample } from "./call-snippets";
-import { Bars, LineChart } from "./charts";
+import { LineChart } from "./charts";
 import { clip, count, millis, percent, priceRange, usdc, when } from "./format";
 import { Layout } from "./layout";
 import {
+  CHARTED_DAYS,
   CHARTED_HISTORY,
+  type DailyItem,
   type EndpointView,
   type HistoryItem,
   type ServicePageData,
-  type ServiceView,
 } from "./page-data";
 import { Untrusted, UntrustedLink, Verdict } from "./widgets";
 
@@ -145,38 +146,84 @@ function Endpoint({ endpoint, index }: { endpoint: EndpointView; index: number }
   );
 }
 
-/** Our probes' uptime and latency over the last 24 hours, 7 days and 30 days (the detail's windows). */
-function ProbeCharts({ windows }: { windows: ServiceView["probe"]["windows"] }) {
-  const keys = ["24h", "7d", "30d"] as const;
-  const uptime = keys.flatMap((key) => {
-    const value = windows[key].uptime_pct;
-    return value === null ? [] : [{ label: `last ${key}`, value }];
-  });
-  const latency = keys.flatMap((key) =>
-    (["p50_ms", "p99_ms"] as const).flatMap((field) => {
-      const value = windows[key][field];
-      return value === null ? [] : [{ label: `${field.slice(0, 3)}, last ${key}`, value }];
-    }),
-  );
-  if (uptime.length === 0 && latency.length === 0) return <p>Not probed in the last 30 days.</p>;
+/** Our probes per UTC day (the daily API's rows): uptime, and p50/p99 latency. */
+function ProbeCharts({ daily }: { daily: DailyItem[] }) {
+  const days = daily.map((d) => d.day);
   return (
     <div class="charts">
-      <Bars id="chart-probe-uptime" title="Probe uptime" rows={uptime} axis="Uptime (%)" format={percent} />
-      <Bars
+      <LineChart
+        id="chart-probe-uptime"
+        title="Probe uptime per day"
+        xTitle="Day (UTC)"
+        yTitle="Uptime (%)"
+        times={days}
+        series={[{ name: "uptime", values: daily.map((d) => d.probes.uptime_pct) }]}
+        format={(value) => percent(value)}
+      />
+      <LineChart
         id="chart-probe-latency"
-        title="Probe latency"
-        rows={latency}
-        axis="Latency (ms)"
-        format={millis}
+        title="Probe latency per day"
+        xTitle="Day (UTC)"
+        yTitle="Latency (ms)"
+        times={days}
+        series={[
+          { name: "p50", values: daily.map((d) => d.probes.p50_ms) },
+          { name: "p99", values: daily.map((d) => d.probes.p99_ms) },
+        ]}
+        format={(value) => millis(value)}
       />
     </div>
   );
 }
 
-function Charts({ history }: { history: HistoryItem[] }) {
-  if (history.length === 0) return <p>No history recorded yet.</p>;
+/** A series of the daily rows: its name and its exact decimal text per row. */
+type DailyField = [string, (d: DailyItem) => string | null];
+
+/** The daily volumes and prices: each series is exact text in the table, a number only on the chart. */
+function DailyCharts({ daily }: { daily: DailyItem[] }) {
+  const days = daily.map((d) => d.day);
+  const observedRead = daily.some((d) => d.observed_volume_usdc_30d !== null);
+  const volumes: DailyField[] = [["claimed", (d) => d.claimed_volume_usdc_30d]];
+  if (observedRead) {
+    volumes.push(["observed", (d) => d.observed_volume_usdc_30d]);
+    volumes.push(["observed without flagged", (d) => d.adjusted_volume_usdc_30d]);
+  }
+  const prices: DailyField[] = [
+    ["lowest", (d) => d.price_min_usdc],
+    ["highest", (d) => d.price_max_usdc],
+  ];
+  const exact = (fields: DailyField[]) => (_: number | null, series: number, row: number) => {
+    const item = daily[row];
+    return usdc(item && fields[series]?.[1](item));
+  };
+  return (
+    <div class="charts">
+      <LineChart
+        id="chart-volume"
+        title={observedRead ? "Claimed against observed 30-day volume" : "Claimed 30-day volume"}
+        xTitle="Day (UTC)"
+        yTitle="30-day volume (USDC)"
+        times={days}
+        series={volumes.map(([name, field]) => ({ name, values: daily.map((d) => plotted(field(d))) }))}
+        format={exact(volumes)}
+      />
+      <LineChart
+        id="chart-price"
+        title="Price per call asked by live challenges"
+        xTitle="Day (UTC)"
+        yTitle="Price (USDC)"
+        times={days}
+        series={prices.map(([name, field]) => ({ name, values: daily.map((d) => plotted(field(d))) }))}
+        format={exact(prices)}
+      />
+    </div>
+  );
+}
+
+/** The directory's own 30-day figures over its history intervals (the history API's rows). */
+function DirectoryCharts({ history }: { history: HistoryItem[] }) {
+  if (history.length === 0) return <p>No directory history recorded yet.</p>;
   const times = history.map((h) => h.observed_from);
-  const hasObserved = history.some((h) => h.observed_volume_usdc_30d != null);
   return (
     <div class="charts">
       <LineChart
@@ -190,36 +237,19 @@ function Charts({ history }: { history: HistoryItem[] }) {
       />
       <LineChart
         id="chart-response"
-        title="Average response time over 30 days"
+        title="Average response time over 30 days, as the directory reports it"
         xTitle="Observed from"
         yTitle="Response time (ms)"
         times={times}
         series={[{ name: "average response", values: history.map((h) => h.avg_response_ms_30d) }]}
         format={(value) => millis(value)}
       />
-      <LineChart
-        id="chart-volume"
-        title={hasObserved ? "Claimed against observed volume over 30 days" : "Claimed volume over 30 days"}
-        xTitle="Observed from"
-        yTitle="Volume (USDC)"
-        times={times}
-        series={[
-          { name: "claimed", values: history.map((h) => plotted(h.volume_usdc_30d)) },
-          ...(hasObserved
-            ? [{ name: "observed", values: history.map((h) => plotted(h.observed_volume_usdc_30d)) }]
-            : []),
-        ]}
-        format={(_, series, row) => {
-          const item = history[row];
-          return usdc(series === 0 ? item?.volume_usdc_30d : item?.observed_volume_usdc_30d);
-        }}
-      />
     </div>
   );
 }
 
 /** `/services/{id}`: everything the detail API has, how to call each endpoint, and charts over time. */
-export function ServicePage({ service, history }: ServicePageData) {
+export function ServicePage({ service, history, daily }: ServicePageData) {
   const windows = service.probe.windows;
   const self = `/v1/services/${service.id}`;
   return (
@@ -292,8 +322,12 @@ export function ServicePage({ service, history }: ServicePageData) {
                 <td>{usdc(service.volume_usdc_30d)}</td>
               </tr>
               <tr>
-                <th scope="row">Observed volume</th>
-                <td>{usdc(service.observed_volume_usdc_30d)}</td>
+                <th scope="row">Observed volume (without flagged transfers)</th>
+                <td>
+                  {service.observed
+                    ? `${usdc(service.observed.raw["30d"].volume_usdc)} (${usdc(service.observed.adjusted["30d"].volume_usdc)})`
+                    : "not read"}
+                </td>
               </tr>
               <tr>
                 <th scope="row">Transactions, payers</th>
@@ -322,15 +356,20 @@ export function ServicePage({ service, history }: ServicePageData) {
       </section>
       <section aria-labelledby="h-probes">
         <h2 id="h-probes">Our probes</h2>
-        <ProbeCharts windows={windows} />
+        <p class="muted">
+          The last {CHARTED_DAYS} days, one point per day with probes, as{" "}
+          <a href={`${self}/history/daily?days=${CHARTED_DAYS}`}>the daily API</a> answers them.
+        </p>
+        <ProbeCharts daily={daily} />
       </section>
       <section aria-labelledby="h-history">
         <h2 id="h-history">Over time</h2>
         <p class="muted">
-          The first {CHARTED_HISTORY} history rows, as{" "}
-          <a href={`${self}/history?limit=${CHARTED_HISTORY}`}>the history API</a> answers them.
+          Volumes and prices per day from the same daily rows; the directory's figures over the first{" "}
+          {CHARTED_HISTORY} rows of <a href={`${self}/history?limit=${CHARTED_HISTORY}`}>the history API</a>.
         </p>
-        <Charts history={history} />
+        <DailyCharts daily={daily} />
+        <DirectoryCharts history={history} />
       </section>
       <section aria-labelledby="h-sources">
         <h2 id="h-sources">Sources</h2>

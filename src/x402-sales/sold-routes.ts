@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PriceGroup } from "../config/x402-settings";
+import { dailyQuery } from "../http/schemas/daily";
 import { endpointListQuery } from "../http/schemas/endpoints";
 import { preflightBody } from "../http/schemas/preflight";
 import {
@@ -56,6 +57,14 @@ export const SOLD_ROUTES: readonly SoldRoute[] = [
     group: "detail",
     description: "A service's 30-day figures over time",
     input: { kind: "query", schema: historyQuery, pathParams: serviceIdParams },
+  },
+  {
+    pattern: "GET /v1/services/:id/history/daily",
+    method: "GET",
+    matches: /^\/v1\/services\/[^/]+\/history\/daily$/,
+    group: "detail",
+    description: "A service's probes, prices and claimed against observed volume per day",
+    input: { kind: "query", schema: dailyQuery, pathParams: serviceIdParams },
   },
   {
     pattern: "GET /v1/services/:id",

@@ -82,6 +82,21 @@ export async function seedPagesCatalogue(db: Database) {
       challengeValid: k !== 3,
     })),
   });
+  // Probes of earlier days, at 00:30 UTC: the daily series has points before today.
+  const today = new Date();
+  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  await db.endpointProbe.createMany({
+    data: [2, 5, 9].map((days, k) => ({
+      endpointId: quoteEndpoint,
+      probedAt: new Date(midnight - days * DAY_MS + 30 * 60_000),
+      outcome: "challenge",
+      statusCode: 402,
+      latencyMs: 150 + 50 * k,
+      challengeValid: true,
+      options: [{ network: "eip155:8453", price_usdc: k === 2 ? "0.02" : "0.01", pay_to: "0x1111" }],
+    })),
+  });
+  await seedObservedVolume(db, quotesId, midnight);
   await seedPaymentOptions(db, quoteEndpoint, [
     {
       network: "eip155:8453",
@@ -114,4 +129,51 @@ export async function seedPagesCatalogue(db: Database) {
     },
   ]);
   return { quotesId, weatherId, hostileId };
+}
+
+const DAY_MS = 86_400_000;
+
+/** The chain's payments to a service over 30 days: its figures and two days of its daily series. */
+async function seedObservedVolume(db: Database, serviceId: string, midnight: number) {
+  const figures = (volume: string, tx: number) => ({ volume_usdc: volume, tx_count: tx, unique_payers: tx });
+  const windows = { "24h": figures("0", 0), "7d": figures("40.5", 3), "30d": figures("40.5", 3) };
+  await db.serviceActivity.create({
+    data: {
+      serviceId,
+      observedVolumeUsdc30d: "40.5",
+      adjustedVolumeUsdc30d: "40.5",
+      observedTxCount30d: 3,
+      uniquePayers30d: 3,
+      adjustedUniquePayers30d: 3,
+      flaggedTransfers30d: 0,
+      observed: {
+        pay_to: [{ chain: "eip155:8453", address: "0x1111111111111111111111111111111111111111" }],
+        shared_with: [],
+        raw: windows,
+        adjusted: windows,
+        last_payment_at: new Date(midnight - DAY_MS).toISOString(),
+        flags: [],
+        claims: [],
+        claim_ratio: null,
+        warnings: [],
+        computed_at: new Date(midnight).toISOString(),
+      },
+      computedAt: new Date(midnight),
+    },
+  });
+  await db.serviceActivityDay.createMany({
+    data: [
+      [4, "40"],
+      [1, "0.5"],
+    ].map(([days, volume]) => ({
+      serviceId,
+      day: new Date(midnight - Number(days) * DAY_MS),
+      volumeUsdc: String(volume),
+      txCount: 1,
+      uniquePayers: 1,
+      adjustedVolumeUsdc: String(volume),
+      adjustedTxCount: 1,
+      adjustedUniquePayers: 1,
+    })),
+  });
 }

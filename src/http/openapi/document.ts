@@ -3,6 +3,7 @@ import { z } from "zod";
 import { x402PaymentOperations } from "../../x402-sales/payments-operations";
 import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } from "../schemas/catalogue";
 import { errorBodySchema, MAX_EXPORT_LIMIT, noQuery } from "../schemas/common";
+import { dailyListSchema, dailyQuery } from "../schemas/daily";
 import { endpointListQuery, endpointListSchema } from "../schemas/endpoints";
 import { healthSchema, readinessSchema, rootSchema } from "../schemas/operations";
 import { preflightBody, preflightSchema } from "../schemas/preflight";
@@ -77,6 +78,17 @@ function routes(): RouteConfig[] {
       description: "Oldest first. from/to keep the intervals that overlap them.",
       request: { params: serviceIdParams, query: historyQuery },
       responses: { ...jsonResponse("A page of history intervals.", historyListSchema), ...notFound },
+    },
+    {
+      method: "get",
+      path: "/v1/services/{id}/history/daily",
+      operationId: "getServiceDaily",
+      summary: "A service's figures per day",
+      description:
+        "Every UTC day of the range, oldest first: our probes' uptime and p50/p99 latency, the prices " +
+        "live challenges asked, and the claimed against the observed 30-day volume.",
+      request: { params: serviceIdParams, query: dailyQuery },
+      responses: { ...jsonResponse("One row per day.", dailyListSchema), ...notFound },
     },
     {
       method: "get",

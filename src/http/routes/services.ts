@@ -1,4 +1,5 @@
 import type { Router } from "express";
+import { getServiceDaily } from "../../catalogue/daily-queries";
 import { getServiceHistory } from "../../catalogue/history-queries";
 import { getServiceDetail } from "../../catalogue/service-details";
 import type { ReadPool } from "../../db/read-pool";
@@ -8,8 +9,9 @@ import { HttpError } from "../errors";
 import { methodNotAllowed, sendCacheable } from "../responses";
 import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
+import { dailyQuery } from "../schemas/daily";
 import { historyQuery, isServiceId, serviceIdParams, serviceListQuery } from "../schemas/services";
-import { historyJson, listJson, serviceDetailJson } from "../serialisers";
+import { dailyJson, historyJson, listJson, serviceDetailJson } from "../serialisers";
 import { parseInput } from "../validation";
 
 export function notFound(id: string): HttpError {
@@ -50,6 +52,17 @@ export function servicesRouter(pool: ReadPool, search: CatalogueSearch): Router 
       const page = isServiceId(id) ? await getServiceHistory(pool, id, query, paging) : null;
       if (!page) throw notFound(id);
       sendCacheable(res, listJson(page, historyJson));
+    })
+    .all(methodNotAllowed);
+
+  router
+    .route("/v1/services/:id/history/daily")
+    .get(async (req, res) => {
+      const { id } = parseInput(serviceIdParams, req.params, "path");
+      const { days } = parseInput(dailyQuery, req.query, "query");
+      const daily = isServiceId(id) ? await getServiceDaily(pool, id, days) : null;
+      if (!daily) throw notFound(id);
+      sendCacheable(res, { items: daily.map(dailyJson) });
     })
     .all(methodNotAllowed);
 

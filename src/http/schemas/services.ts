@@ -120,7 +120,7 @@ export const serviceSchema = z
       "A catalogue entry (the rows of one domain from every source, under its primary row); missing values are null.",
   });
 
-const probeWindowSchema = z.strictObject({
+export const probeWindowSchema = z.strictObject({
   probes: z.number().int().meta({ description: "Probes attempted in the window." }),
   uptime_pct: nullableNumber.meta({
     description: "Share of attempted probes answered below HTTP 500, in percent rounded to 0.01.",

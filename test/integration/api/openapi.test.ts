@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { categoryListSchema, crawlRunListSchema, tagListSchema } from "../../../src/http/schemas/catalogue";
 import { errorBodySchema } from "../../../src/http/schemas/common";
+import { dailyListSchema } from "../../../src/http/schemas/daily";
 import { endpointListSchema } from "../../../src/http/schemas/endpoints";
 import {
   historyListSchema,
@@ -20,6 +21,7 @@ const OPERATIONS = [
   "/v1/services",
   "/v1/services/{id}",
   "/v1/services/{id}/history",
+  "/v1/services/{id}/history/daily",
   "/v1/endpoints",
   "/v1/categories",
   "/v1/tags",
@@ -257,6 +259,7 @@ describe("GET /openapi.json and /docs", () => {
       ["/v1/services?q=stock&status=all", serviceListSchema],
       [`/v1/services/${serviceId}`, serviceDetailSchema],
       [`/v1/services/${serviceId}/history`, historyListSchema],
+      [`/v1/services/${serviceId}/history/daily`, dailyListSchema],
       ["/v1/endpoints?q=quote", endpointListSchema],
       ["/v1/categories", categoryListSchema],
       ["/v1/tags", tagListSchema],

@@ -130,18 +130,38 @@ describe.skipIf(!runs)("the pages in a real browser", () => {
     await page.close();
   });
 
-  it("when a detail page is shown, then each chart has as many points as the history API has rows", async () => {
-    const { page } = await open();
+  it("when a detail page is shown, then each chart has as many points as the history APIs have values", async () => {
+    const { page, visit } = await open();
     await page.goto(`${server.url}/services/${ids.quotesId}`);
-    const history = (await (
-      await fetch(`${server.url}/v1/services/${ids.quotesId}/history?limit=200`)
-    ).json()) as {
-      items: unknown[];
-    };
-    expect(history.items.length).toBe(3);
-    for (const chart of ["#chart-uptime", "#chart-volume"]) {
-      expect(await page.locator(`${chart} circle.point`).count(), chart).toBe(history.items.length);
+    const api = async <T>(path: string) =>
+      ((await (await fetch(`${server.url}${path}`)).json()) as { items: T[] }).items;
+    const history = await api<Record<string, unknown>>(`/v1/services/${ids.quotesId}/history?limit=200`);
+    const daily = await api<Record<string, unknown> & { probes: Record<string, unknown> }>(
+      `/v1/services/${ids.quotesId}/history/daily`,
+    );
+    expect(history.length).toBe(3);
+    expect(daily.length).toBe(30);
+    const known = (values: unknown[]) => values.filter((v) => v !== null && v !== undefined).length;
+    const series: Array<[string, number, unknown[]]> = [
+      ["#chart-uptime", 0, history.map((h) => h.uptime_30d)],
+      ["#chart-probe-uptime", 0, daily.map((d) => d.probes.uptime_pct)],
+      ["#chart-probe-latency", 0, daily.map((d) => d.probes.p50_ms)],
+      ["#chart-probe-latency", 1, daily.map((d) => d.probes.p99_ms)],
+      ["#chart-volume", 0, daily.map((d) => d.claimed_volume_usdc_30d)],
+      ["#chart-volume", 1, daily.map((d) => d.observed_volume_usdc_30d)],
+      ["#chart-price", 0, daily.map((d) => d.price_min_usdc)],
+    ];
+    for (const [chart, k, values] of series) {
+      const drawn = page.locator(`${chart} .series-${k} circle.point`);
+      expect(await drawn.count(), `${chart} series ${k}`).toBe(known(values));
+      expect(await page.locator(`${chart} svg`).getAttribute("data-points"), chart).toBe(
+        String(values.length),
+      );
     }
+    // Points that exist are visible on the page (inside the drawn chart), not just in the markup.
+    expect(await page.locator("#chart-probe-uptime circle.point").first().isVisible()).toBe(true);
+    expect(known(daily.map((d) => d.probes.uptime_pct))).toBeGreaterThanOrEqual(4);
+    expect(visit).toEqual(clean);
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 import { load } from "cheerio";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResponseCache } from "../../../src/http/response-cache";
 import { createTestApp, type TestApp } from "../../support/app";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { HOSTILE, seedPagesCatalogue } from "../../support/pages";
@@ -32,10 +33,27 @@ describe("the pages for people", () => {
     const $ = load(html.text);
     expect($("search form input[name=q]").length).toBe(1);
     expect($("dl.figures").text()).toContain("Services3");
+    expect($("dl.figures").text()).toContain("Observed volume, 30 days (1 service read on chain)40.5 USDC");
     expect($("#h-categories").parent().text()).toContain("Finance");
-    expect(html.headers.vary).toContain("Accept");
     const json = await request(api.app).get("/").expect(200).expect("Content-Type", /json/);
     expect(json.body.name).toBe("x402 catalogue");
+  });
+
+  it("when / answers HTML or JSON, fresh or from the answer cache, then every answer varies with Accept", async () => {
+    const cached = createTestApp(database, { responseCache: new ResponseCache(60_000, 100) });
+    try {
+      const vary = (res: request.Response) => String(res.headers.vary).split(/\s*,\s*/);
+      for (const accept of ["application/json", BROWSER, "application/json"]) {
+        const res = await request(cached.app).get("/").set("Accept", accept).expect(200);
+        expect(vary(res), accept).toEqual(["Accept", "Accept-Encoding"]);
+      }
+      const hit = await request(cached.app).get("/").expect(200).expect("X-Cache", "hit");
+      expect(vary(hit)).toEqual(["Accept", "Accept-Encoding"]);
+      const list = await request(cached.app).get("/v1/services").expect(200);
+      expect(vary(list)).toEqual(["Accept-Encoding"]);
+    } finally {
+      await cached.close();
+    }
   });
 
   it("when a page is served, then it carries a strict CSP, an ETag, Cache-Control, and a 304 on revalidation", async () => {
@@ -83,15 +101,25 @@ describe("the pages for people", () => {
     expect($(".endpoint").first().text()).toContain("wrapFetchWithPayment");
     const history = await request(api.app).get(`/v1/services/${ids.quotesId}/history?limit=200`).expect(200);
     expect($("#chart-uptime circle.point").length).toBe(history.body.items.length);
-    expect($("#chart-volume circle.point").length).toBe(history.body.items.length);
+    expect($("#chart-response svg").attr("data-points")).toBe(String(history.body.items.length));
     expect($("#chart-uptime details tbody tr").length).toBe(history.body.items.length);
     expect($("footer a:contains(JSON)").attr("href")).toBe(`/v1/services/${ids.quotesId}`);
-    const probe = (await request(api.app).get(`/v1/services/${ids.quotesId}`).expect(200)).body.probe;
-    expect($("#chart-probe-uptime details tbody tr").first().text()).toBe(
-      `last 24h${probe.windows["24h"].uptime_pct} %`,
-    );
-    expect($("#chart-probe-uptime rect.point").length).toBe(3);
-    expect($("#chart-probe-latency rect.point").length).toBe(6);
+    const daily = (await request(api.app).get(`/v1/services/${ids.quotesId}/history/daily`).expect(200)).body
+      .items as Array<Record<string, unknown> & { probes: Record<string, unknown> }>;
+    const known = (values: unknown[]) => values.filter((v) => v !== null).length;
+    for (const chart of ["probe-uptime", "probe-latency", "volume", "price"]) {
+      expect($(`#chart-${chart} svg`).attr("data-points"), chart).toBe(String(daily.length));
+      expect($(`#chart-${chart} details tbody tr`).length, chart).toBe(daily.length);
+    }
+    const points = (chart: string, series: number) =>
+      $(`#chart-${chart} .series-${series} circle.point`).length;
+    expect(points("probe-uptime", 0)).toBe(known(daily.map((d) => d.probes.uptime_pct)));
+    expect(points("probe-latency", 1)).toBe(known(daily.map((d) => d.probes.p99_ms)));
+    expect(points("volume", 1)).toBe(known(daily.map((d) => d.observed_volume_usdc_30d)));
+    expect(points("price", 0)).toBe(known(daily.map((d) => d.price_min_usdc)));
+    expect(points("probe-uptime", 0)).toBeGreaterThanOrEqual(4);
+    expect($("#chart-volume details tbody tr").last().text()).toContain("40.5 USDC");
+    expect($("#h-figures").parent().text()).toContain("40.5 USDC (40.5 USDC)");
   });
 
   it("when crawled text is hostile, then it renders as text: no markup, no script links, bidi isolated", async () => {
@@ -140,6 +168,30 @@ describe("the pages for people", () => {
     expect($("#chart-networks details").text()).toContain("base");
     expect($("#chart-prices details").text()).toContain("up to 0.01 USDC");
     expect($("svg title").length).toBeGreaterThanOrEqual(4);
+    for (const chart of ["categories", "networks", "totals", "verified", "prices"]) {
+      expect($(`#chart-${chart}-daily svg`).attr("data-points"), chart).toBe("30");
+      expect($(`#chart-${chart}-daily details tbody tr`).length, chart).toBe(30);
+    }
+    // Today's row: three services listed since January, one per category; the quotes one on base.
+    const today = (chart: string) =>
+      $(`#chart-${chart}-daily details tbody tr`)
+        .last()
+        .find("td")
+        .map((_, td) => $(td).text())
+        .get();
+    expect(today("categories").sort()).toEqual(["1", "1", "1"]);
+    expect($("#chart-networks-daily details thead").text()).toContain("base");
+    expect(today("totals")[0]).toBe("3");
+    // The quotes service's valid challenge five days ago asked 0.01 USDC at the least.
+    const fiveDaysAgo = $("#chart-prices-daily details tbody tr").eq(29 - 5);
+    expect($("#chart-prices-daily details thead").text()).toContain("up to 0.01 USDC");
+    expect(fiveDaysAgo.find("td").first().text()).toBe("1");
+    expect(
+      $("#chart-verified-daily details tbody tr")
+        .eq(29 - 5)
+        .find("td")
+        .text(),
+    ).toBe("33.33 %");
   });
 
   it("when a badge is asked for, then it is an SVG with the service's status; an unknown id is a 404 badge", async () => {
@@ -148,8 +200,8 @@ describe("the pages for people", () => {
       .expect(200)
       .expect("Content-Type", /image\/svg\+xml/);
     const svg = res.body instanceof Buffer ? res.body.toString() : res.text;
-    // Never probed: its health is unknown; the directory's uptime follows.
-    expect(svg).toContain("unknown · 75% up");
+    // No trust verdict yet: its health is unknown; the uptime is our probes' over 30 days (6 of 7 up).
+    expect(svg).toContain("unknown · 85.71% up");
     expect(res.headers.etag).toBeDefined();
     await request(api.app).get("/badge/00000000-0000-4000-8000-000000000000.svg").expect(404);
   });

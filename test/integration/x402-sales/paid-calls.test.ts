@@ -186,21 +186,24 @@ describe("the catalogue sells its API over x402", () => {
       "GET /v1/services",
       "GET /v1/endpoints",
       "GET /v1/services/:id/history",
+      "GET /v1/services/:id/history/daily",
       "GET /v1/services/:id",
       "POST /v1/preflight",
       "POST /mcp",
       "GET /v1/services.csv",
       "GET /v1/history.csv",
     ]);
-    expect(manifest.resources[0]?.accepts).toEqual([
+    const accepts = (path: string) =>
+      manifest.resources.find((r) => `${r.method} ${new URL(r.resource).pathname}` === path)?.accepts;
+    expect(accepts("GET /v1/services")).toEqual([
       expect.objectContaining({ amount: "1000", network: NETWORK }),
     ]);
     // Preflight is priced as its own group (0.002 USDC).
-    expect(manifest.resources[4]?.accepts).toEqual([
+    expect(accepts("POST /v1/preflight")).toEqual([
       expect.objectContaining({ amount: "2000", network: NETWORK }),
     ]);
     // The CSV exports show their price per 1,000 rows (0.01 USDC).
-    expect(manifest.resources[6]?.accepts).toEqual([
+    expect(accepts("GET /v1/services.csv")).toEqual([
       expect.objectContaining({ amount: "10000", network: NETWORK }),
     ]);
   });

@@ -55,6 +55,7 @@ describe("sold routes", () => {
     ["GET", "/v1/endpoints", "search"],
     ["GET", "/v1/services/abc", "detail"],
     ["GET", "/v1/services/abc/history", "detail"],
+    ["GET", "/v1/services/abc/history/daily", "detail"],
     ["POST", "/mcp", "search"],
     ["POST", "/v1/preflight", "preflight"],
     ["GET", "/v1/services.csv", "csv"],
