@@ -19,9 +19,8 @@ const ROUND_SIZE = 20;
 export interface PaymentToSettle
   extends Pick<
     X402Payment,
-    "id" | "attempts" | "network" | "payer" | "payTo" | "asset" | "nonce" | "createdAt"
+    "id" | "attempts" | "network" | "payer" | "payTo" | "asset" | "amountUnits" | "nonce" | "createdAt"
   > {
-  amountUnits: bigint;
   validBefore: Date | null;
   paymentPayload: PaymentPayload;
   requirements: PaymentRequirements;
