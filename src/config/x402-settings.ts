@@ -98,7 +98,8 @@ export const x402SellingSettings = {
   },
   X402_RPC_URLS: {
     schema: pairList(network, z.url({ protocol: /^https?$/ }), "eip155:8453=https://mainnet.base.org"),
-    description: "JSON-RPC URL per network for the built-in facilitator.",
+    description:
+      "JSON-RPC URL per network: the built-in facilitator submits through it, and with any facilitator a failed settlement is looked up on chain through it (a network without one is retried through the facilitator only).",
   },
   X402_OPERATOR_ORG: {
     schema: z.string().trim().min(1).max(200).default("operator"),

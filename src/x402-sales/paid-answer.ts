@@ -50,8 +50,7 @@ export async function answerPaid(
   const claimed = await claimX402Payment(deps.db, payment, deps.settlements.holdUntil());
   if (!claimed) return "payment_already_used";
   const toSettle = {
-    id: claimed.id,
-    attempts: 0,
+    ...claimed,
     validBefore: payment.validBefore,
     paymentPayload: verified.paymentPayload,
     requirements: verified.paymentRequirements,

@@ -1,8 +1,10 @@
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
 import type { HTTPTransportContext, x402HTTPResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import type { AuthorisationOutcome, Eip3009Authorisations } from "../chain/eip3009-authorisations";
 import type { Database } from "../db/prisma-client";
 import type { EventOwner } from "../events/emit";
+import type { X402Payment } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
 import { safeError } from "../logging/safe-error";
 import { type RunningLoop, startRepeating } from "../scheduling/locked-loop";
@@ -13,10 +15,12 @@ const ATTEMPT_HOLD_MS = 60_000;
 /** Payments one retry round tries at most (the next round takes the rest). */
 const ROUND_SIZE = 20;
 
-/** One payment to settle: its row's id, attempts so far and the authorisation's end. */
-export interface PaymentToSettle {
-  id: string;
-  attempts: number;
+/** One payment to settle: its row (id, attempts so far, the authorisation) and what settles it. */
+export interface PaymentToSettle
+  extends Pick<
+    X402Payment,
+    "id" | "attempts" | "network" | "payer" | "payTo" | "asset" | "amountUnits" | "nonce" | "createdAt"
+  > {
   validBefore: Date | null;
   paymentPayload: PaymentPayload;
   requirements: PaymentRequirements;
@@ -29,6 +33,8 @@ export interface SettlementDependencies {
   logger: Logger;
   /** The first pause before a retry; each further one doubles. */
   retryMs: number;
+  /** The chain lookup of each network with an RPC endpoint (X402_RPC_URLS). */
+  chains: ReadonlyMap<string, Eip3009Authorisations>;
   now?: () => number;
 }
 
@@ -36,8 +42,11 @@ export interface SettlementDependencies {
  * Settling verified payments after their answers, and again until they settle: every attempt
  * goes through the official library's `processSettlement` (the facilitator's settle), and its
  * outcome is recorded on the payment's row. A failed attempt is retried after a pause that
- * doubles, while the payer's authorisation is still valid; then the payment is `failed`. The
- * row is the lock: an attempt holds it, and settling it twice records it once.
+ * doubles, while the payer's authorisation is still valid; then the payment is `failed`. After a
+ * failed attempt the token on chain is asked whether the authorisation was spent: a settlement
+ * whose answer was lost (the transaction went out, its receipt did not come back) is recorded
+ * settled with its transaction, and an authorisation the payer cancelled is `failed` at once.
+ * The row is the lock: an attempt holds it, and settling it twice records it once.
  */
 export class Settlements {
   private readonly now: () => number;
@@ -76,6 +85,21 @@ export class Settlements {
       reason = `${type}: ${message}`;
     }
     reason = reason.slice(0, 500);
+    const onChain = await this.onChain(payment);
+    if (onChain.state === "settled") {
+      logger.info(
+        { payment: payment.id, transaction: onChain.transaction, reason },
+        "an x402 settlement whose answer was lost is found on chain",
+      );
+      await settleX402Payment(db, payment.id, onChain.transaction, operator);
+      return undefined;
+    }
+    if (onChain.state === "cancelled") {
+      reason = `the payer cancelled the authorisation (transaction ${onChain.transaction})`;
+      logger.warn({ payment: payment.id, reason }, "an x402 payment can no longer settle");
+      await failX402Payment(db, payment.id, reason, operator);
+      return undefined;
+    }
     const next = new Date(this.now() + this.deps.retryMs * 2 ** payment.attempts);
     const expired = payment.validBefore === null || next >= payment.validBefore;
     logger.warn(
@@ -85,6 +109,31 @@ export class Settlements {
     if (expired) await failX402Payment(db, payment.id, reason, operator);
     else await deferX402Payment(db, payment.id, reason, next);
     return undefined;
+  }
+
+  /**
+   * What the chain says of the payment's authorisation; `unknown` on a network without an RPC
+   * endpoint or when the endpoint fails (the retries go on as if it were unused).
+   */
+  private async onChain(payment: PaymentToSettle): Promise<AuthorisationOutcome> {
+    const chain = this.deps.chains.get(payment.network);
+    if (!chain) return { state: "unknown" };
+    try {
+      return await chain.outcome({
+        asset: payment.asset,
+        authorizer: payment.payer,
+        nonce: payment.nonce,
+        payTo: payment.payTo,
+        value: payment.amountUnits,
+        since: payment.createdAt,
+      });
+    } catch (error) {
+      this.deps.logger.warn(
+        { payment: payment.id, err: safeError(error) },
+        "looking up an x402 authorisation on chain failed",
+      );
+      return { state: "unknown" };
+    }
   }
 
   /** One retry round: every pending payment due now, one after the other. How many were tried. */

@@ -12,6 +12,7 @@ import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import type { Request, RequestHandler, Response } from "express";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { sharedCounter } from "../accounts/shared-counter";
+import { Eip3009Authorisations } from "../chain/eip3009-authorisations";
 import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
 import type { EventOwner } from "../events/emit";
@@ -75,6 +76,9 @@ export class X402Sales {
       operator,
       logger,
       retryMs: settings.settleRetryMs,
+      chains: new Map(
+        [...settings.rpcUrls].map(([network, url]) => [network, new Eip3009Authorisations(url)]),
+      ),
     });
     this.paid = { db, logger, settlements: this.settlements, settleWaitMs: settings.settleWaitMs };
   }

@@ -1,5 +1,5 @@
 import ganache from "ganache";
-import { createPublicClient, createWalletClient, defineChain, http, parseAbi } from "viem";
+import { createPublicClient, createWalletClient, defineChain, http, parseAbi, parseSignature } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { compiledContracts } from "../../scripts/compile-solidity";
 
@@ -16,8 +16,10 @@ contract Eip3009USDC {
   mapping(address => uint256) public balanceOf;
   mapping(address => mapping(bytes32 => bool)) public authorizationState;
   bytes32 constant TYPEHASH = keccak256("TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)");
+  bytes32 constant CANCEL_TYPEHASH = keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
   event Transfer(address indexed from, address indexed to, uint256 value);
   event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+  event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
   function mint(address to, uint256 v) external { balanceOf[to] += v; emit Transfer(address(0), to, v); }
   function domainSeparator() public view returns (bytes32) {
     return keccak256(abi.encode(keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
@@ -37,6 +39,15 @@ contract Eip3009USDC {
     balanceOf[from] -= value; balanceOf[to] += value;
     emit AuthorizationUsed(from, nonce); emit Transfer(from, to, value);
   }
+  function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
+    require(!authorizationState[authorizer][nonce], "authorization is used");
+    bytes32 digest = keccak256(abi.encodePacked("\\x19\\x01", domainSeparator(),
+      keccak256(abi.encode(CANCEL_TYPEHASH, authorizer, nonce))));
+    address signer = ecrecover(digest, v, r, s);
+    require(signer != address(0) && signer == authorizer, "invalid signature");
+    authorizationState[authorizer][nonce] = true;
+    emit AuthorizationCanceled(authorizer, nonce);
+  }
 }
 contract Multicall3 {
   struct Call { address target; bytes callData; }
@@ -55,6 +66,7 @@ const MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11";
 export const TOKEN_ABI = parseAbi([
   "function mint(address to, uint256 v)",
   "function balanceOf(address) view returns (uint256)",
+  "function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)",
 ]);
 
 /** The token's and Multicall3's bytecode (compiled once, then read from the temp dir). */
@@ -75,6 +87,8 @@ export interface Eip3009Chain {
   rpcUrl: string;
   usdc: `0x${string}`;
   balanceOf(address: `0x${string}`): Promise<bigint>;
+  /** The holder of `key` cancels its unused authorisation `nonce` (EIP-3009 `cancelAuthorization`). */
+  cancelAuthorization(key: `0x${string}`, nonce: `0x${string}`): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -129,6 +143,29 @@ export async function startEip3009Chain(): Promise<Eip3009Chain> {
     usdc,
     balanceOf: (owner) =>
       client.readContract({ address: usdc, abi: TOKEN_ABI, functionName: "balanceOf", args: [owner] }),
+    async cancelAuthorization(key, nonce) {
+      const authorizer = privateKeyToAccount(key);
+      const signature = parseSignature(
+        await authorizer.signTypedData({
+          domain: { name: "USD Coin", version: "2", chainId: CHAIN_ID, verifyingContract: usdc },
+          types: {
+            CancelAuthorization: [
+              { name: "authorizer", type: "address" },
+              { name: "nonce", type: "bytes32" },
+            ],
+          },
+          primaryType: "CancelAuthorization",
+          message: { authorizer: authorizer.address, nonce },
+        }),
+      );
+      const hash = await wallet.writeContract({
+        address: usdc,
+        abi: TOKEN_ABI,
+        functionName: "cancelAuthorization",
+        args: [authorizer.address, nonce, Number(signature.v), signature.r, signature.s],
+      });
+      await client.waitForTransactionReceipt({ hash });
+    },
     close: () => server.close(),
   };
 }

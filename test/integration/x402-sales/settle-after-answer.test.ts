@@ -22,6 +22,10 @@ describe("a paid call is answered first and settled after", () => {
   let cutAfterVerify = false;
   /** When set, the facilitator takes this long more to settle. */
   let settleDelayMs = 0;
+  /** When set, the facilitator submits the settlement and its answer is lost on the way back. */
+  let loseSettleAnswer = false;
+  /** The transactions of the settlements whose answers were lost. */
+  const lost: string[] = [];
 
   beforeAll(async () => {
     // The facilitator reaches the chain through the proxy; every keyless call pays.
@@ -42,7 +46,11 @@ describe("a paid call is answered first and settled after", () => {
         },
         settle: async (payload, requirements) => {
           await new Promise((resolve) => setTimeout(resolve, settleDelayMs));
-          return facilitator.settle(payload, requirements);
+          const settled = await facilitator.settle(payload, requirements);
+          if (!loseSettleAnswer) return settled;
+          lost.push(settled.transaction);
+          // What a facilitator client reports when the connection drops before the answer.
+          throw new Error("socket hang up");
         },
       }),
     });
@@ -190,4 +198,74 @@ describe("a paid call is answered first and settled after", () => {
     expect(events).toHaveLength(1);
     expect(await chain.balanceOf(PAY_TO)).toBe(before);
   });
+
+  it("when the facilitator submits the settlement and its answer is lost, then the chain lookup finds the transaction and records the payment settled once", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    const rows = await database.db.x402Payment.count();
+    loseSettleAnswer = true;
+    const paid = await payingFetch(PAYER_KEY)(`${baseUrl}/v1/services?q=finance`);
+    loseSettleAnswer = false;
+
+    // Answered without a settlement: the facilitator's answer never came; the money moved.
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("payment-response")).toBeNull();
+    expect(lost).toHaveLength(1);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+
+    // The facilitator refuses the spent authorisation on any retry; the chain says it paid.
+    const payment = await database.db.x402Payment.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
+    await vi.waitFor(
+      async () => {
+        await sales.settlements.retryDue();
+        const row = await database.db.x402Payment.findUniqueOrThrow({ where: { id: payment.id } });
+        expect(row.status).toBe("settled");
+      },
+      { timeout: 20_000, interval: 500 },
+    );
+    const settled = await database.db.x402Payment.findUniqueOrThrow({ where: { id: payment.id } });
+    expect(settled).toEqual(
+      expect.objectContaining({ transaction: lost[0], failureReason: null, paymentPayload: null }),
+    );
+
+    // One row, one event, nothing left to retry, and the payer paid once.
+    expect(await sales.settlements.retryDue()).toBe(0);
+    expect(await database.db.x402Payment.count()).toBe(rows + 1);
+    expect((await paymentEvents(payment.id)).map((event) => event.type)).toEqual(["x402_payment.settled"]);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before + SEARCH_PRICE);
+  });
+
+  it("when the payer cancels the authorisation before it settles, then the payment is recorded failed with that reason, once", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    cutAfterVerify = true;
+    const paid = await payingFetch(PAYER_KEY)(`${baseUrl}/v1/services?q=cancel`);
+    cutAfterVerify = false;
+    expect(paid.status).toBe(200);
+    const pending = await vi.waitFor(
+      async () => {
+        const row = await database.db.x402Payment.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
+        expect(row).toEqual(expect.objectContaining({ status: "pending", attempts: 1 }));
+        return row;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+
+    await chain.cancelAuthorization(PAYER_KEY, pending.nonce as `0x${string}`);
+    proxy.restore();
+    await database.db.x402Payment.update({ where: { id: pending.id }, data: { nextAttemptAt: new Date() } });
+    expect(await sales.settlements.retryDue()).toBe(1);
+
+    const failed = await database.db.x402Payment.findUniqueOrThrow({ where: { id: pending.id } });
+    expect(failed).toEqual(expect.objectContaining({ status: "failed", transaction: null }));
+    expect(failed.failureReason).toMatch(
+      /^the payer cancelled the authorisation \(transaction 0x[0-9a-f]{64}\)$/,
+    );
+    expect(await sales.settlements.retryDue()).toBe(0);
+    expect((await paymentEvents(pending.id)).map((event) => event.type)).toEqual(["x402_payment.failed"]);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+
+  /** The events of one payment. */
+  function paymentEvents(id: string) {
+    return database.db.event.findMany({ where: { data: { path: ["x402_payment", "id"], equals: id } } });
+  }
 });
