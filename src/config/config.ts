@@ -4,6 +4,7 @@ import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import { deliverySettings } from "./delivery-settings";
+import { registrationSettings } from "./registration-settings";
 import {
   booleanFlag,
   cidrList,
@@ -329,6 +330,7 @@ export const settings = {
       "Pause between rounds of the chain-activity reader (new confirmed blocks, new pay_tos, figures and flags). One process per chain reads (advisory lock), in npm start and npm run worker alike.",
   },
   ...deliverySettings,
+  ...registrationSettings,
   ...x402CatalogueSettings,
 } as const;
 

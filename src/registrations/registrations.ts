@@ -16,10 +16,11 @@ export type Submitter =
   | { kind: "key"; apiKeyId: string; organisationId: string; environment: "live" | "test" }
   | { kind: "anonymous"; address: string };
 
-/** One resource a check listed. */
+/** One resource a check listed, with the catalogue entry (GET /v1/services/{id}) it is in. */
 export interface ListedResource {
   method: string;
   url: string;
+  serviceId: string;
 }
 
 /** What makes two submissions the same registration. */
@@ -87,6 +88,36 @@ export function recordRegistrationOutcome(
   id: string,
   outcome: RegistrationOutcome,
 ): Promise<Registration> {
-  const listed = outcome.listed.map(({ method, url }) => ({ method, url }));
+  const listed = outcome.listed.map(({ method, url, serviceId }) => ({ method, url, service_id: serviceId }));
   return db.registration.update({ where: { id }, data: { ...outcome, listed } });
+}
+
+/** Endpoints of the listed services of one source (a registered origin's), ordered by URL and method. */
+export async function listedEndpointsOfSource(
+  db: Database,
+  sourceId: string,
+): Promise<(ListedResource & { id: string })[]> {
+  const rows = await db.endpoint.findMany({
+    where: { service: { sourceId, status: "listed" } },
+    select: { id: true, method: true, url: true, service: { select: { id: true, entryId: true } } },
+    orderBy: [{ url: "asc" }, { method: "asc" }],
+  });
+  return rows.map(({ id, method, url, service }) => ({
+    id,
+    method,
+    url,
+    serviceId: service.entryId ?? service.id,
+  }));
+}
+
+/** What a registration listed, as stored (service_id: the entry shown by GET /v1/services/{id}). */
+export function listedOf(registration: Registration): ListedResource[] {
+  const rows = Array.isArray(registration.listed) ? registration.listed : [];
+  return rows.flatMap((row) => {
+    if (typeof row !== "object" || row === null || Array.isArray(row)) return [];
+    const { method, url, service_id: serviceId } = row;
+    return typeof method === "string" && typeof url === "string" && typeof serviceId === "string"
+      ? [{ method, url, serviceId }]
+      : [];
+  });
 }
