@@ -91,11 +91,9 @@ const probeVerdictSchema = z
   .strictObject({
     method: z.string(),
     url: z.string(),
-    outcome: z
-      .string()
-      .meta({
-        description: "challenge, no_challenge, http_error, network_error or refused (address guard).",
-      }),
+    outcome: z.string().meta({
+      description: "challenge, no_challenge, http_error, network_error or refused (address guard).",
+    }),
     status_code: z.number().int().nullable(),
     challenge_valid: z.boolean(),
     x402_version: z.number().int().nullable(),

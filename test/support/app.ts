@@ -35,6 +35,8 @@ export interface TestAppOptions {
   preflight?: AppDependencies["preflight"];
   answerKeys?: AppDependencies["answerKeys"];
   sales?: AppDependencies["sales"];
+  /** Registrations (src/registrations), made with the app's pool. */
+  registrar?: (pool: ReadPool) => NonNullable<AppDependencies["registrar"]>;
 }
 
 /**
@@ -62,6 +64,7 @@ export function createTestApp(
     preflight: options.preflight,
     answerKeys: options.answerKeys,
     sales: options.sales,
+    registrar: options.registrar?.(pool),
   });
   return {
     app,
