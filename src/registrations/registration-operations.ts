@@ -1,6 +1,6 @@
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
-import type { z } from "zod";
-import { errorBodySchema, noQuery } from "../http/schemas/common";
+import { errorResponse as error, json } from "../http/openapi/accounts-operations";
+import { noQuery } from "../http/schemas/common";
 import {
   originParams,
   registrationBody,
@@ -9,13 +9,6 @@ import {
   registrationSchema,
   reindexSchema,
 } from "./schemas";
-
-const json = (description: string, schema: z.ZodType) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-
-const error = (description: string) => json(description, errorBodySchema);
 
 /** The OpenAPI operations of registrations and re-indexes (registrations-route.ts). */
 export function registrationOperations(): RouteConfig[] {

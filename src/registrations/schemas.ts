@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorBodySchema, isoTimestamp } from "../http/schemas/common";
+import { preflightSchema } from "../http/schemas/preflight";
 import { CHECK_IDS, CHECK_RESULTS } from "../trust/types";
 
 /** The zod schemas of the registration routes and the MCP tool register_resource. */
@@ -91,19 +92,13 @@ const probeVerdictSchema = z
   .strictObject({
     method: z.string().meta({ description: "The method it was probed with." }),
     url: z.string().meta({ description: "The URL probed." }),
-    outcome: z.string().meta({
-      description: "challenge, no_challenge, http_error, network_error or refused (address guard).",
-    }),
-    status_code: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: "The HTTP status; null without an answer." }),
-    challenge_valid: z
-      .boolean()
-      .meta({ description: "A well-formed x402 challenge with at least one usable option." }),
-    x402_version: z.number().int().nullable().meta({ description: "The challenge's protocol version." }),
-    error: z.string().nullable().meta({ description: "Why the answer is not a valid challenge." }),
+    ...preflightSchema.pick({
+      outcome: true,
+      status_code: true,
+      challenge_valid: true,
+      x402_version: true,
+      error: true,
+    }).shape,
     payment_options: z.number().int().meta({ description: "How many payment options the challenge offers." }),
     checks: z
       .array(
