@@ -4,8 +4,8 @@ import { z } from "zod";
 import { type Registrar, RegistrationLimited } from "../registrations/registrar";
 import { registrationJson } from "../registrations/registration-json";
 import type { Submitter } from "../registrations/registrations";
-import { targetOf } from "../registrations/registrations-route";
 import { registrationBody, registrationSchema } from "../registrations/schemas";
+import { targetOf } from "../registrations/target";
 
 /** Who calls the tool: a submitter, or why the call's key may not register. */
 export type McpSubmitter = Submitter | { refused: string };

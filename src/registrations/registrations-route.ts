@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from "express";
-import type { Scope } from "../accounts/scopes";
 import { HttpError } from "../http/errors";
 import { jsonBody } from "../http/json-body";
 import { optionalRequestKey } from "../http/request-guard";
@@ -9,21 +8,9 @@ import { noQuery } from "../http/schemas/common";
 import { parseInput } from "../http/validation";
 import { type Registrar, RegistrationLimited } from "./registrar";
 import { registrationJson, reindexJson } from "./registration-json";
-import { findRegistrationsOfOrigin, type RegistrationTarget, type Submitter } from "./registrations";
+import { findRegistrationsOfOrigin, type Submitter } from "./registrations";
 import { originParams, registrationBody, registrationIdParams } from "./schemas";
-
-/** The scope a key needs to register and re-index (route-policy.ts). */
-export const REGISTER_SCOPE: Scope = "catalogue:register";
-
-/** The body's target, normalised as the registration stores it (the URL parser's form, the method upper-case). */
-export function targetOf(body: { url?: string; method?: string; origin?: string }): RegistrationTarget {
-  if (body.url !== undefined) {
-    const url = new URL(body.url);
-    url.hash = "";
-    return { kind: "url", url: url.href, method: body.method ?? "GET", origin: url.origin };
-  }
-  return { kind: "origin", origin: new URL(body.origin ?? "").origin };
-}
+import { targetOf } from "./target";
 
 /** Who submits: the request's key when one was sent (it passed the guard), else the client address. */
 export function submitterOf(req: Request, res: Response): Submitter {
