@@ -1,7 +1,7 @@
 import type { Prisma } from "../generated/prisma/client";
 import type { OriginAnswer } from "../sources/origin-manifest/fetch-manifest";
 import type { OriginCheck } from "./check-origin";
-import { probeVerdictJson, refusalOfProbe } from "./probed-resource";
+import { answersChallenge, type ProbedUrl, probeVerdictJson, refusalOfProbe } from "./probed-resource";
 import type { ListedResource, Registration, RegistrationOutcome } from "./registrations";
 
 /** Problems of a manifest shown with a registration: enough to fix it, not the whole list. */
@@ -25,10 +25,12 @@ export function registrationOutcome(
     const verdict = { probe: probed ? probeVerdictJson(probed) : null, manifest };
     const listed = endpoints.filter((e) => e.method === registration.method && e.url === registration.url);
     if (listed.length > 0) return { state: "listed", reason: null, verdict, listed };
-    const reason = probed
-      ? refusalOfProbe(probed)
-      : `${registration.method} ${registration.url} was not probed`;
-    return { state: "refused", reason, verdict, listed: [] };
+    return {
+      state: "refused",
+      reason: urlRefusal(registration, probed, check.incomplete),
+      verdict,
+      listed: [],
+    };
   }
   const verdict = { probe: null, manifest };
   const reason = manifestRefusal(check.manifest, registration.origin);
@@ -37,6 +39,19 @@ export function registrationOutcome(
     return { state: "listed", reason: null, verdict, listed: [...endpoints] };
   }
   return { state: "refused", reason: reason ?? "nothing it lists could be listed", verdict, listed: [] };
+}
+
+/** Why a registered URL is not listed: its probe's verdict, or why a valid answer was held back. */
+function urlRefusal(
+  registration: Pick<Registration, "method" | "url">,
+  probed: ProbedUrl | undefined,
+  incomplete: string | null,
+): string {
+  const target = `${registration.method} ${registration.url}`;
+  if (probed === undefined) return `${target} was not probed`;
+  if (answersChallenge(probed.result))
+    return `${target} answers a valid x402 challenge, but its origin's listing was kept as stored (${incomplete ?? "not stored"}); submit it again later`;
+  return refusalOfProbe(probed);
 }
 
 /** Why an origin's manifest lists nothing, or null when it lists resources. */

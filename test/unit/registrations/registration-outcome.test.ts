@@ -91,6 +91,18 @@ describe("registrationOutcome", () => {
     });
   });
 
+  it("when a URL answers a valid challenge but the origin's listing was kept as stored, then the reason says so", () => {
+    const check: OriginCheck = {
+      manifest: FAILED,
+      probes: [{ method: "GET", url: URL_A, result: probeResult() }],
+      incomplete: "the manifest could not be read (HTTP 500)",
+    };
+    expect(registrationOutcome(urlRegistration, check, [])).toMatchObject({
+      state: "refused",
+      reason: `GET ${URL_A} answers a valid x402 challenge, but its origin's listing was kept as stored (the manifest could not be read (HTTP 500)); submit it again later`,
+    });
+  });
+
   it("when an origin's manifest lists resources, then the origin is listed with everything its source lists", () => {
     const check: OriginCheck = { manifest: read(2), probes: [], incomplete: null };
     expect(registrationOutcome(originRegistration, check, listedA)).toMatchObject({
