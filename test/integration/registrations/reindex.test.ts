@@ -1,13 +1,14 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRegisteredReindex } from "../../../src/registrations/reindex-schedule";
+import { crawlSource } from "../../../src/sources/crawl-source";
 import { v2Item } from "../../fixtures/bazaar/feed-items";
 import { issueKey } from "../../support/accounts";
 import { createTestApp, type TestApp } from "../../support/app";
-import { crawlFeedOnce, ran } from "../../support/crawl";
+import { crawlFeedOnce, ran, testCrawlSettings } from "../../support/crawl";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { FixtureFeed } from "../../support/fixture-feed";
-import { FixtureOrigins } from "../../support/fixture-origins";
+import { FixtureOrigins, fixtureResolver } from "../../support/fixture-origins";
 import { testLogger } from "../../support/logger";
 import { connectMcp, type McpConnection } from "../../support/mcp";
 import { testRegistrar } from "../../support/registrations";
@@ -141,6 +142,24 @@ describe("re-indexing registered origins", () => {
     const unknown = await reindex(at("nobody.example")).expect(404);
     expect(unknown.body.message).toMatch(/is not registered/);
     await reindex("not an origin/x").expect(400);
+  });
+
+  it("when the origin manifests source runs, then it leaves a registered origin to its own source", async () => {
+    await crawlSource(
+      {
+        db: database.db,
+        databaseUrl: database.url,
+        logger: testLogger,
+        settings: testCrawlSettings(),
+        resolve: fixtureResolver(),
+      },
+      { kind: "origin_manifest", origins: [] },
+      "manual",
+    );
+    const rows = await database.db.service.count({
+      where: { source: { kind: "origin_manifest" }, domain: "shop.example" },
+    });
+    expect(rows).toBe(0);
   });
 
   it("when registered origins are due, then the schedule re-indexes them", async () => {
