@@ -4,6 +4,7 @@ import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import { deliverySettings } from "./delivery-settings";
+import { registrationSettings } from "./registration-settings";
 import {
   booleanFlag,
   cidrList,
@@ -152,7 +153,7 @@ export const settings = {
       .meta({ allowed: "a JSON array of sources (kind, url or origins), or none" })
       .optional(),
     description:
-      'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"},{"kind":"origin_manifest","origins":["https://…"]}] (origin_manifest: the /.well-known/x402 of every catalogue origin plus `origins`; at most one, best last), or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled.',
+      'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"},{"kind":"origin_manifest","origins":["https://…"]}] (origin_manifest: the /.well-known/x402 of every catalogue origin plus `origins`; at most one, best last), or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled, then the manifest of every origin in the catalogue.',
   },
   CRAWL_SCHEDULE: {
     schema: cronExpression.default("0 * * * *"),
@@ -329,6 +330,7 @@ export const settings = {
       "Pause between rounds of the chain-activity reader (new confirmed blocks, new pay_tos, figures and flags). One process per chain reads (advisory lock), in npm start and npm run worker alike.",
   },
   ...deliverySettings,
+  ...registrationSettings,
   ...x402CatalogueSettings,
 } as const;
 

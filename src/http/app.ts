@@ -14,6 +14,8 @@ import { mcpRouter } from "../mcp/http-route";
 import { countRequests, metricsRouter } from "../metrics/http-metrics";
 import { metrics as productMetrics } from "../metrics/metrics";
 import { pagesRouter } from "../pages/routes";
+import type { Registrar } from "../registrations/registrar";
+import { registrationsRouter } from "../registrations/registrations-route";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { type Preflight, preflightWith } from "../trust/preflight";
 import { SecretKeyRing } from "../webhooks/secret-keys";
@@ -100,6 +102,8 @@ export interface AppDependencies {
   answerKeys?: AnswerKeyRing;
   /** Selling the API over x402 (X402_PAY_TO); none: past the anonymous allowance is 429. */
   sales?: X402Sales;
+  /** Registrations and re-indexes on demand (src/registrations); none: those routes answer 503. */
+  registrar?: Registrar;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -123,6 +127,7 @@ export function createApp({
   preflight = preflightWith(db),
   answerKeys = AnswerKeyRing.ephemeral(),
   sales,
+  registrar,
 }: AppDependencies): Express {
   const readiness = new CatalogueReadiness();
   const search = new InMemoryCatalogueSearch({
@@ -181,8 +186,9 @@ export function createApp({
   app.use(exportsRouter(pool, search));
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
-  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger, preflight));
+  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger, preflight, registrar));
   app.use(preflightRouter(preflight));
+  app.use(registrationsRouter(registrar));
   app.use(docsRouter(sales?.settings));
   app.use(llmsRouter(sales?.settings));
   app.use(answerKeysRouter(answerKeys));

@@ -17,6 +17,8 @@ import type { Logger } from "../logging/logger";
 import { exposeMetrics, metricsSettingsFromConfig } from "../metrics/serve-metrics";
 import { probeSettingsFromConfig } from "../probe/settings";
 import { startProbing } from "../probe/start-probing";
+import { registrarFromConfig } from "../registrations/registrar";
+import { startRegisteredReindex } from "../registrations/reindex-schedule";
 import { catalogueImages } from "../search/catalogue-search";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
@@ -86,6 +88,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     const retries = sales.settlements.start();
     shutdown.register("x402 settlement retries", () => retries.stop());
   }
+  const registrar = registrarFromConfig(config, { db, pool, databaseUrl: server.url, logger });
   const http = await listen(
     createApp({
       db,
@@ -106,6 +109,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       preflight: preflightWith(db, probeSettingsFromConfig(config)),
       answerKeys,
       sales,
+      registrar,
     }),
     config.PORT,
     config.HOST,
@@ -122,6 +126,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     logger,
   );
   shutdown.register("crawl schedule", () => crawls.stop());
+  const reindexes = startRegisteredReindex(registrar.deps, registrar.settings.reindexEveryMs, logger);
+  shutdown.register("registered origins' re-index", () => reindexes.stop());
   const probing = await startProbing({
     db,
     databaseUrl: server.url,

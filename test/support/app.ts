@@ -7,6 +7,7 @@ import { type AppDependencies, createApp } from "../../src/http/app";
 import type { Logger } from "../../src/logging/logger";
 import type { TestDatabase } from "./database";
 import { testLogger } from "./logger";
+import { testRegistrar } from "./registrations";
 
 export interface TestApp {
   app: Express;
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   answerKeys?: AppDependencies["answerKeys"];
   sales?: AppDependencies["sales"];
   responseCache?: AppDependencies["responseCache"];
+  /** Registrations (src/registrations), made with the app's pool; default: testRegistrar's. */
+  registrar?: (pool: ReadPool) => NonNullable<AppDependencies["registrar"]>;
 }
 
 /**
@@ -64,6 +67,7 @@ export function createTestApp(
     answerKeys: options.answerKeys,
     sales: options.sales,
     responseCache: options.responseCache,
+    registrar: (options.registrar ?? testRegistrar(database))(pool),
   });
   return {
     app,

@@ -49,6 +49,9 @@ const OPERATIONS = [
   "/v1/webhook-endpoints/{id}/test",
   "/v1/webhook-endpoints/{id}/deliveries",
   "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry",
+  "/v1/registrations",
+  "/v1/registrations/{id}",
+  "/v1/origins/{origin}/reindex",
   "/v1/x402-payments",
   "/v1/x402-payments.csv",
   "/healthz",
@@ -318,14 +321,14 @@ describe("GET /openapi.json and /docs", () => {
 
 /**
  * The one success code each operation documents: what its handler answers. A POST that creates
- * answers 201, one that only queues work 202, one that acts on an existing object or only reads
- * (a preflight) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
+ * answers 201 (a registration, found again or new, too), one that only queues work 202, one that
+ * acts on an existing object or only reads (a preflight, a re-index) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
  */
 function expectedSuccess(method: string, path: string): string {
   if (method === "delete") return path.startsWith("/v1/webhook-endpoints/") ? "204" : "200";
   if (method !== "post") return "200";
   if (path.endsWith("/test") || path.endsWith("/retry")) return "202";
-  if (path === "/v1/preflight") return "200";
+  if (path === "/v1/preflight" || path.endsWith("/reindex")) return "200";
   if (path.endsWith("/cancel") || path.endsWith("/rotate-secret") || path.endsWith("/change-plan"))
     return "200";
   return "201";
