@@ -4,6 +4,7 @@ import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import { deliverySettings } from "./delivery-settings";
+import { ownershipSettings } from "./ownership-settings";
 import {
   booleanFlag,
   cidrList,
@@ -330,6 +331,7 @@ export const settings = {
   },
   ...deliverySettings,
   ...x402CatalogueSettings,
+  ...ownershipSettings,
 } as const;
 
 type Settings = typeof settings;

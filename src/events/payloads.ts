@@ -114,6 +114,28 @@ export const endpointHealthChangedData = z.strictObject({
 
 export const serviceHealthChangedData = z.strictObject({ service_id: id, ...healthChange });
 
+const ownerIdentity = z
+  .strictObject({
+    method: z
+      .enum(["signature", "token_file"])
+      .meta({ description: "How it proved the origin: a pay_to's signature, or the token file." }),
+    address: z.string().nullable().meta({ description: "The pay_to that signed; null for the token file." }),
+    chain_id: z
+      .string()
+      .nullable()
+      .meta({ description: "CAIP-2 chain of the signature; null for the token file." }),
+  })
+  .meta({ id: "EventOriginOwner" });
+
+export const originOwnerChangedData = z.strictObject({
+  origin: z.string().meta({ description: "The origin (scheme://host[:port])." }),
+  owner: ownerIdentity.meta({ description: "The owner now." }),
+  previous_owner: ownerIdentity
+    .nullable()
+    .meta({ description: "The owner it replaced; null for the first." }),
+  verified_at: z.string().meta({ format: "date-time", description: "When the new owner's proof verified." }),
+});
+
 export const crawlEventData = z.strictObject({
   crawl_run_id: id.meta({ description: "The run (GET /v1/crawls)." }),
   source: z.string().meta({ description: "The source crawled." }),
