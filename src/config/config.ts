@@ -5,6 +5,7 @@ import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import { deliverySettings } from "./delivery-settings";
 import { ownershipSettings } from "./ownership-settings";
+import { registrationSettings } from "./registration-settings";
 import {
   booleanFlag,
   cidrList,
@@ -330,6 +331,7 @@ export const settings = {
       "Pause between rounds of the chain-activity reader (new confirmed blocks, new pay_tos, figures and flags). One process per chain reads (advisory lock), in npm start and npm run worker alike.",
   },
   ...deliverySettings,
+  ...registrationSettings,
   ...x402CatalogueSettings,
   ...ownershipSettings,
 } as const;

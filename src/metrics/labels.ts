@@ -5,9 +5,13 @@
  * series stays bounded whatever clients send.
  */
 
-/** A crawl source as a label: its host (no user, password, path or query), or `origins` for the origin manifests. */
+/**
+ * A crawl source as a label: its host (no user, password, path or query), `origins` for the
+ * origin manifests, or `registered` for registered origins (their hosts come from requests).
+ */
 export function sourceLabel(kind: string, baseUrl: string): string {
   if (kind === "origin_manifest") return "origins";
+  if (kind === "registered") return "registered";
   try {
     const { host } = new URL(baseUrl);
     return host === "" ? "unknown" : host;

@@ -31,6 +31,8 @@ export interface EndpointPayability {
 const SOURCE_OF_KIND = {
   bazaar: "feed",
   origin_manifest: "manifest",
+  // What a seller registered is its own publication, like its manifest.
+  registered: "manifest",
   html_directory: "directory",
 } as const satisfies Record<SourceKind, PayabilitySource>;
 

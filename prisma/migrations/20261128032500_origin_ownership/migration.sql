@@ -63,6 +63,8 @@ CREATE UNIQUE INDEX "origin_owners_organisation_id_key" ON "origin_owners"("orga
 
 CREATE INDEX "origin_owner_changes_origin_created_at_idx" ON "origin_owner_changes"("origin", "created_at");
 
+ALTER TABLE "ownership_challenges" ADD CONSTRAINT "ownership_challenges_registration_id_fkey" FOREIGN KEY ("registration_id") REFERENCES "registrations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
 ALTER TABLE "origin_owners" ADD CONSTRAINT "origin_owners_organisation_id_fkey" FOREIGN KEY ("organisation_id") REFERENCES "organisations"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
 -- The in-memory catalogue shows owner_verified and what owners report: a change of owners is a

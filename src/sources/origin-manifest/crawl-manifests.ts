@@ -148,7 +148,19 @@ async function readAll(
  * The manifest's resources as one service (the shared grouping of feed resources), under the
  * manifest's URL and with its own description; items that could not be read are recorded.
  */
-function serviceOf(answer: Extract<OriginAnswer, { kind: "read" }>, session: CrawlSession): BazaarService[] {
+function serviceOf(answer: ManifestRead, session: CrawlSession): BazaarService[] {
+  const { manifestUrl, reading } = recordManifestProblems(answer, session);
+  return groupIntoServices(reading.resources).map((service) => ({
+    ...service,
+    detailUrl: manifestUrl,
+    service: { ...service.service, description: reading.description ?? service.service.description },
+  }));
+}
+
+export type ManifestRead = Extract<OriginAnswer, { kind: "read" }>;
+
+/** Records the manifest's warnings and the items it could not read as the run's value problems. */
+export function recordManifestProblems(answer: ManifestRead, session: CrawlSession): ManifestRead {
   const { manifestUrl, reading } = answer;
   for (const warning of answer.warnings) {
     session.recordError({ kind: "value", url: manifestUrl, field: "manifest", message: warning });
@@ -163,11 +175,7 @@ function serviceOf(answer: Extract<OriginAnswer, { kind: "read" }>, session: Cra
       message: problem.message,
     });
   }
-  return groupIntoServices(reading.resources).map((service) => ({
-    ...service,
-    detailUrl: manifestUrl,
-    service: { ...service.service, description: reading.description ?? service.service.description },
-  }));
+  return answer;
 }
 
 /** Two origins (http and https) redirected to one manifest: it is one row. */
