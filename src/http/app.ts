@@ -13,6 +13,7 @@ import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
 import { countRequests, metricsRouter } from "../metrics/http-metrics";
 import { metrics as productMetrics } from "../metrics/metrics";
+import { type OwnershipSettings, ownershipWith } from "../ownership/ownership";
 import { pagesRouter } from "../pages/routes";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { type Preflight, preflightWith } from "../trust/preflight";
@@ -34,6 +35,7 @@ import { endpointsRouter } from "./routes/endpoints";
 import { eventsRouter } from "./routes/events";
 import { exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
+import { ownershipRouter } from "./routes/ownership";
 import { paymentOrdersRouter } from "./routes/payment-orders";
 import { preflightRouter } from "./routes/preflight";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
@@ -100,6 +102,11 @@ export interface AppDependencies {
   answerKeys?: AnswerKeyRing;
   /** Selling the API over x402 (X402_PAY_TO); none: past the anonymous allowance is 429. */
   sales?: X402Sales;
+  /**
+   * Proving ownership of origins (src/ownership): challenges' lifetime, and the token file's fetch
+   * (the probes' limits and allowed networks). Default: OWNERSHIP_CHALLENGE_TTL's default, public addresses only.
+   */
+  ownership?: OwnershipSettings;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -123,6 +130,7 @@ export function createApp({
   preflight = preflightWith(db),
   answerKeys = AnswerKeyRing.ephemeral(),
   sales,
+  ownership,
 }: AppDependencies): Express {
   const readiness = new CatalogueReadiness();
   const search = new InMemoryCatalogueSearch({
@@ -197,6 +205,7 @@ export function createApp({
   );
   app.use(eventsRouter(pool));
   app.use(webhooksRouter({ db, logger, ...webhooks }));
+  app.use(ownershipRouter({ ownership: ownershipWith(db, ownership), webhooks: { ...webhooks, logger } }));
   app.use(x402PaymentsRouter(db));
   app.use(rootRouter());
   app.use(notFoundHandler);

@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { type Config, loadConfig } from "../config/config";
 import type { Database } from "../db/prisma-client";
 import { inTransaction } from "../db/transaction";
 import type { GuardedRequestDeps } from "../probe/guarded-request";
+import { type HostResolver, systemResolver } from "../probe/resolve-target";
+import { type ProbeSettings, probeSettingsFromConfig } from "../probe/settings";
+import { AddressPolicy } from "../probe/ssrf-guard";
+import { findRegistration, type Registration } from "../registrations/registrations";
 import { challengeMessages } from "./challenge-message";
 import {
   createChallenge,
@@ -23,23 +28,43 @@ import { readTokenFile } from "./token-file";
  * A proof that verifies makes its key the origin's owner and returns the owner's credential.
  */
 
-/** What a challenge needs of a registration: which origin it is for. */
-export interface RegistrationRef {
-  id: string;
-  origin: string;
+export interface OwnershipSettings {
+  /** How long a challenge may be used (OWNERSHIP_CHALLENGE_TTL). */
+  challengeTtlMs: number;
+  /** The token file is fetched like a probe: the probes' limits and allowed networks. */
+  probe: ProbeSettings;
+  /** Tests point made-up host names at loopback. */
+  resolve?: HostResolver;
+  /** Tests move the clock past a challenge's expiry. */
+  now?: () => Date;
 }
 
-/** Finds a registration by id (the registrations of POST /v1/registrations). */
-export type RegistrationLookup = (id: string) => Promise<RegistrationRef | null>;
+export function ownershipSettingsFromConfig(config: Config): OwnershipSettings {
+  return { challengeTtlMs: config.OWNERSHIP_CHALLENGE_TTL, probe: probeSettingsFromConfig(config) };
+}
 
 export interface OwnershipDeps {
   db: Database;
-  registrations: RegistrationLookup;
-  /** How long a challenge may be used (OWNERSHIP_CHALLENGE_TTL). */
   challengeTtlMs: number;
-  /** The token file is fetched like a probe: the probes' limits and SSRF guard. */
   request: GuardedRequestDeps;
   now: () => Date;
+}
+
+/** Ownership with its settings; the defaults (no settings) reach public addresses only. */
+export function ownershipWith(
+  db: Database,
+  settings: OwnershipSettings = ownershipSettingsFromConfig(loadConfig({})),
+): OwnershipDeps {
+  return {
+    db,
+    challengeTtlMs: settings.challengeTtlMs,
+    request: {
+      settings: settings.probe,
+      policy: new AddressPolicy(settings.probe.allowedNetworks),
+      resolve: settings.resolve ?? systemResolver,
+    },
+    now: settings.now ?? (() => new Date()),
+  };
 }
 
 /** A proof or challenge refused, with the HTTP status that says why. */
@@ -53,8 +78,8 @@ export class OwnershipRefused extends Error {
   }
 }
 
-async function registration(deps: OwnershipDeps, id: string): Promise<RegistrationRef> {
-  const found = await deps.registrations(id);
+async function registration(deps: OwnershipDeps, id: string): Promise<Registration> {
+  const found = await findRegistration(deps.db, id);
   if (!found) throw new OwnershipRefused(404, `No registration with id ${id}`);
   return found;
 }

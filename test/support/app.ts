@@ -35,6 +35,7 @@ export interface TestAppOptions {
   preflight?: AppDependencies["preflight"];
   answerKeys?: AppDependencies["answerKeys"];
   sales?: AppDependencies["sales"];
+  ownership?: AppDependencies["ownership"];
 }
 
 /**
@@ -62,6 +63,7 @@ export function createTestApp(
     preflight: options.preflight,
     answerKeys: options.answerKeys,
     sales: options.sales,
+    ownership: options.ownership,
   });
   return {
     app,

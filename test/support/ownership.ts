@@ -1,0 +1,116 @@
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { encodeBase58 } from "@x402/extensions/sign-in-with-x";
+import request from "supertest";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { OWNER_CREDENTIAL_HEADER } from "../../src/ownership/credential";
+import { submitRegistration } from "../../src/registrations/registrations";
+import { SecretKeyRing } from "../../src/webhooks/secret-keys";
+import { createTestApp, type TestApp } from "./app";
+import { seedServices } from "./catalogue";
+import type { TestDatabase } from "./database";
+import { testProbeSettings } from "./probe";
+import { ALLOWED_NETWORKS, madeUpNames } from "./webhooks";
+import { X402Fixture } from "./x402-fixture";
+
+export const BASE = "eip155:8453";
+export const SOLANA = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+
+/** A Solana key pair: its address (the base58 public key) and a signer of messages (base58). */
+export function solanaKey() {
+  const secretKey = ed25519.utils.randomSecretKey();
+  return {
+    address: encodeBase58(ed25519.getPublicKey(secretKey)),
+    sign: (message: string) => encodeBase58(ed25519.sign(new TextEncoder().encode(message), secretKey)),
+  };
+}
+
+export const evmKey = () => privateKeyToAccount(generatePrivateKey());
+
+/** One loopback origin with a registration and a service whose endpoint's probed challenge names `payTos`. */
+export interface SellerOrigin {
+  site: X402Fixture;
+  origin: string;
+  registrationId: string;
+  serviceId: string;
+  detailUrl: string;
+}
+
+export async function sellerOrigin(
+  database: TestDatabase,
+  name: string,
+  payTos: Array<{ network: string; address: string }>,
+): Promise<SellerOrigin> {
+  const site = await new X402Fixture().start();
+  const { registration } = await submitRegistration(
+    database.db,
+    { kind: "origin", origin: site.origin },
+    { kind: "anonymous", address: "127.0.0.1" },
+  );
+  const [serviceId] = await seedServices(database.db, [
+    {
+      name,
+      domain: "127.0.0.1",
+      description: `${name} as crawled`,
+      endpoints: [{ method: "GET", url: site.url("/paid") }],
+    },
+  ]);
+  const endpoint = await database.db.endpoint.findFirstOrThrow({ where: { serviceId } });
+  await database.db.paymentOption.createMany({
+    data: payTos.map((payTo, position) => ({
+      endpointId: endpoint.id,
+      origin: "probe" as const,
+      position,
+      scheme: "exact",
+      network: payTo.network,
+      payTo: payTo.address,
+      warnings: [],
+      observedAt: new Date(),
+    })),
+  });
+  const { detailUrl } = await database.db.service.findUniqueOrThrow({ where: { id: serviceId } });
+  return { site, origin: site.origin, registrationId: registration.id, serviceId, detailUrl };
+}
+
+/** The app with loopback token files, loopback webhook URLs, a movable clock and 60 s challenges. */
+export function ownershipApp(database: TestDatabase, clock: { now: Date }): TestApp {
+  return createTestApp(database, {
+    ownership: { challengeTtlMs: 60_000, probe: testProbeSettings(), now: () => clock.now },
+    webhooks: {
+      allowedNetworks: ALLOWED_NETWORKS,
+      secretKeys: SecretKeyRing.ephemeral(),
+      resolve: madeUpNames,
+    },
+  });
+}
+
+export interface IssuedChallenge {
+  nonce: string;
+  messages: Array<{ address: string; chain_id: string; type: string; message: string }>;
+  token_file: { url: string; token: string };
+  expires_at: string;
+}
+
+export async function askChallenge(api: TestApp, registrationId: string): Promise<IssuedChallenge> {
+  const answer = await request(api.app)
+    .post(`/v1/registrations/${registrationId}/ownership-challenge`)
+    .expect(201);
+  return answer.body as IssuedChallenge;
+}
+
+export function prove(api: TestApp, registrationId: string, body: object) {
+  return request(api.app).post(`/v1/registrations/${registrationId}/ownership-proof`).send(body);
+}
+
+/** The message of the challenge that `address` signs. */
+export function messageFor(challenge: IssuedChallenge, address: string): string {
+  const found = challenge.messages.find((m) => m.address.toLowerCase() === address.toLowerCase());
+  if (!found) throw new Error(`the challenge names no ${address}`);
+  return found.message;
+}
+
+export const originPath = (origin: string) => encodeURIComponent(origin);
+
+/** A request as the origin's owner. */
+export function asOwner(test: request.Test, credential: string): request.Test {
+  return test.set(OWNER_CREDENTIAL_HEADER, credential);
+}
