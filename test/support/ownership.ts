@@ -72,14 +72,14 @@ export async function sellerOrigin(
 }
 
 /** The app with loopback token files, loopback webhook URLs, a movable clock and 60 s challenges. */
-export function ownershipApp(database: TestDatabase, clock: { now: Date }): TestApp {
+export function ownershipApp(
+  database: TestDatabase,
+  clock: { now: Date },
+  secretKeys = SecretKeyRing.ephemeral(),
+): TestApp {
   return createTestApp(database, {
     ownership: { challengeTtlMs: 60_000, probe: testProbeSettings(), now: () => clock.now },
-    webhooks: {
-      allowedNetworks: ALLOWED_NETWORKS,
-      secretKeys: SecretKeyRing.ephemeral(),
-      resolve: madeUpNames,
-    },
+    webhooks: { allowedNetworks: ALLOWED_NETWORKS, secretKeys, resolve: madeUpNames },
   });
 }
 
@@ -113,4 +113,21 @@ export const originPath = (origin: string) => encodeURIComponent(origin);
 /** A request as the origin's owner. */
 export function asOwner(test: request.Test, credential: string): request.Test {
   return test.set(OWNER_CREDENTIAL_HEADER, credential);
+}
+
+/** The origin's owner by a signature of its pay_to: the credential it is given. */
+export async function becomeOwner(
+  api: TestApp,
+  seller: SellerOrigin,
+  signer: ReturnType<typeof evmKey>,
+): Promise<string> {
+  const challenge = await askChallenge(api, seller.registrationId);
+  const signature = await signer.signMessage({ message: messageFor(challenge, signer.address) });
+  const answer = await prove(api, seller.registrationId, {
+    nonce: challenge.nonce,
+    method: "signature",
+    address: signer.address,
+    signature,
+  }).expect(200);
+  return answer.body.credential as string;
 }
