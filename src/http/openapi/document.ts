@@ -19,6 +19,7 @@ import {
 } from "../schemas/services";
 import { accountOperations, BEARER_SCHEME, bearerSecurityScheme, secured } from "./accounts-operations";
 import { billingOperations } from "./billing-operations";
+import { ownershipOperations } from "./ownership-operations";
 import { eventAndWebhookOperations } from "./webhooks-operations";
 
 /**
@@ -215,6 +216,7 @@ export function openApiDocument() {
     ...accountOperations(),
     ...billingOperations(),
     ...eventAndWebhookOperations(),
+    ...ownershipOperations(),
     ...x402PaymentOperations(),
   ])
     registry.registerPath(secured(route));

@@ -38,13 +38,17 @@ export const ownershipProofBody = z
         "signature: a pay_to signed its message of the challenge; token_file: the origin serves the challenge's token at /.well-known/x402-catalogue.txt.",
     }),
     address: z.string().max(100).optional().meta({ description: "signature: the pay_to that signed." }),
-    signature: z
-      .string()
-      .max(1000)
-      .optional()
-      .meta({
-        description: "signature: EIP-191 as 0x hex for EVM; Ed25519 as base58 (or 0x hex) for Solana.",
-      }),
+    signature: z.string().max(1000).optional().meta({
+      description: "signature: EIP-191 as 0x hex for EVM; Ed25519 as base58 (or 0x hex) for Solana.",
+    }),
+  })
+  .meta({
+    example: {
+      nonce: "6f1c0e3a9b2d4c5e8f7a6b5c4d3e2f10",
+      method: "signature",
+      address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      signature: "0x5c3b…1b",
+    },
   })
   .superRefine((body, context) => {
     for (const field of ["address", "signature"] as const) {
@@ -58,21 +62,30 @@ export const ownershipProofBody = z
 const optionalText = (max: number, description: string) =>
   z.string().trim().min(1).max(max).nullable().optional().meta({ description });
 
-export const ownerReportBody = z.strictObject({
-  description: optionalText(2000, "What the services do, in the owner's words."),
-  category: optionalText(100, "The owner's category."),
-  tags: z
-    .array(z.string().trim().toLowerCase().min(1).max(50))
-    .max(20)
-    .optional()
-    .meta({ description: "The owner's tags (lower-cased), at most 20." }),
-  icon: z
-    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-    .max(2048)
-    .nullable()
-    .optional()
-    .meta({ description: "An icon's URL." }),
-});
+export const ownerReportBody = z
+  .strictObject({
+    description: optionalText(2000, "What the services do, in the owner's words."),
+    category: optionalText(100, "The owner's category."),
+    tags: z
+      .array(z.string().trim().toLowerCase().min(1).max(50))
+      .max(20)
+      .optional()
+      .meta({ description: "The owner's tags (lower-cased), at most 20." }),
+    icon: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .max(2048)
+      .nullable()
+      .optional()
+      .meta({ description: "An icon's URL." }),
+  })
+  .meta({
+    example: {
+      description: "Real-time stock quotes, by the people who run them.",
+      category: "Finance",
+      tags: ["stocks", "quotes"],
+      icon: "https://api.example.com/icon.png",
+    },
+  });
 
 const timestamp = z.string().meta({ format: "date-time" });
 

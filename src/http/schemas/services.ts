@@ -119,12 +119,10 @@ export const serviceSchema = z
     owner_verified: z.boolean().meta({
       description: 'The owner of an origin of its endpoints proved it (docs/api.md "Ownership").',
     }),
-    owner_reported: ownerReportSchema
-      .nullable()
-      .meta({
-        description:
-          "What that owner reports (description, category, tags, icon); the other fields stay as crawled.",
-      }),
+    owner_reported: ownerReportSchema.nullable().meta({
+      description:
+        "What that owner reports (description, category, tags, icon); the other fields stay as crawled.",
+    }),
   })
   .meta({
     id: "Service",
