@@ -8,6 +8,7 @@ import { catalogueSerialisers } from "../src/http/catalogue-listing";
 import { CatalogueReader } from "../src/mcp/catalogue-reader";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "../src/mcp/server";
 import { probeSettingsFromConfig } from "../src/probe/settings";
+import { registrarFromConfig } from "../src/registrations/registrar";
 import { runCli } from "../src/runtime/cli";
 import { openDatabaseServer } from "../src/runtime/database";
 import { Shutdown } from "../src/runtime/shutdown";
@@ -35,8 +36,13 @@ await runCli(
       // preflight_endpoint records probes of catalogued endpoints, through Prisma on the same pool.
       const db = createPrismaClient(pool);
       shutdown.register("prisma", () => db.$disconnect());
-      // One desktop agent is the only caller of a stdio server.
-      const live = { preflight: preflightWith(db, probeSettingsFromConfig(config)), caller: "stdio" };
+      // One desktop agent is the only caller of a stdio server; it registers as one anonymous address.
+      const registrar = registrarFromConfig(config, { db, pool, databaseUrl: server.url, logger });
+      const live = {
+        preflight: preflightWith(db, probeSettingsFromConfig(config)),
+        caller: "stdio",
+        registration: { registrar, submitter: { kind: "anonymous" as const, address: "stdio" } },
+      };
       const mcp = createCatalogueMcpServer(reader, MCP_SERVER_INFO, live);
       const transport = new StdioServerTransport();
       // The client closing stdin ends the session, and with it this process, at once: a client

@@ -29,6 +29,13 @@ function isPage(path: string): boolean {
   const end = path.indexOf("/", 1);
   return PAGE_ROOTS.has(path.slice(1, end === -1 ? undefined : end));
 }
+/** Registrations are open to anyone (under a tight per-address limit); a key sent needs catalogue:register to submit. */
+const REGISTRATIONS: RoutePolicy = {
+  group: "registrations",
+  access: "public",
+  scope: "catalogue:read",
+  writeScope: "catalogue:register",
+};
 const X402_PAYMENTS: RoutePolicy = { group: "x402", access: "protected", scope: "x402:read" };
 
 /** By the first segment after /v1/ (the catalogue's routes sit directly below it). */
@@ -54,6 +61,11 @@ const POLICIES: Record<string, RoutePolicy> = {
   merchant: { group: "billing", access: "protected", scope: "billing:read", writeScope: "billing:write" },
   events: CATALOGUE,
   "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
+  registrations: REGISTRATIONS,
+  // What an origin's verified owner does: the ownership credential (X-Owner-Credential) decides, in the route.
+  "origin-owners": { group: "owners", access: "public" },
+  // Re-indexing an origin on demand: keys that may register.
+  origins: { group: "registrations", access: "protected", scope: "catalogue:register" },
   // The catalogue's own x402 sales: the operator's, not any organisation's.
   "x402-payments": X402_PAYMENTS,
   "x402-payments.csv": X402_PAYMENTS,

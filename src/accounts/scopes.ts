@@ -4,6 +4,7 @@ import { z } from "zod";
 export const SCOPES = [
   "catalogue:read",
   "catalogue:export",
+  "catalogue:register",
   "keys:write",
   "webhooks:write",
   "billing:read",

@@ -154,7 +154,7 @@ export const settings = {
       .meta({ allowed: "a JSON array of sources (kind, url or origins), or none" })
       .optional(),
     description:
-      'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"},{"kind":"origin_manifest","origins":["https://…"]}] (origin_manifest: the /.well-known/x402 of every catalogue origin plus `origins`; at most one, best last), or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled.',
+      'Sources to crawl on the schedule, one after another: a JSON array such as [{"kind":"bazaar","url":"https://…/discovery/resources"},{"kind":"html_directory","url":"https://…"},{"kind":"origin_manifest","origins":["https://…"]}] (origin_manifest: the /.well-known/x402 of every catalogue origin plus `origins`; at most one, best last), or `none` for no crawl at all. Wins over DIRECTORY_URL; with neither set, the public CDP Bazaar feed is crawled, then the manifest of every origin in the catalogue.',
   },
   CRAWL_SCHEDULE: {
     schema: cronExpression.default("0 * * * *"),

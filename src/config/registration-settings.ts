@@ -15,6 +15,6 @@ export const registrationSettings = {
   REGISTERED_REINDEX_EVERY: {
     schema: duration.prefault("6h"),
     description:
-      "How often every registered origin is re-indexed (its manifest read, its registered URLs probed, what is gone delisted) by npm start and npm run worker; one process at a time (advisory lock). Duration: 30m, 6h, 1d.",
+      "How often every registered origin is re-indexed (its manifest read, its registered URLs probed, what is gone delisted) by npm start; one process at a time (advisory lock). Duration: 30m, 6h, 1d.",
   },
 } as const;

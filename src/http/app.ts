@@ -15,6 +15,8 @@ import { countRequests, metricsRouter } from "../metrics/http-metrics";
 import { metrics as productMetrics } from "../metrics/metrics";
 import { type OwnershipSettings, ownershipWith } from "../ownership/ownership";
 import { pagesRouter } from "../pages/routes";
+import type { Registrar } from "../registrations/registrar";
+import { registrationsRouter } from "../registrations/registrations-route";
 import { InMemoryCatalogueSearch } from "../search/catalogue-search";
 import { type Preflight, preflightWith } from "../trust/preflight";
 import { SecretKeyRing } from "../webhooks/secret-keys";
@@ -102,6 +104,8 @@ export interface AppDependencies {
   answerKeys?: AnswerKeyRing;
   /** Selling the API over x402 (X402_PAY_TO); none: past the anonymous allowance is 429. */
   sales?: X402Sales;
+  /** Registrations and re-indexes on demand (src/registrations); none: those routes answer 503. */
+  registrar?: Registrar;
   /**
    * Proving ownership of origins (src/ownership): challenges' lifetime, and the token file's fetch
    * (the probes' limits and allowed networks). Default: OWNERSHIP_CHALLENGE_TTL's default, public addresses only.
@@ -130,6 +134,7 @@ export function createApp({
   preflight = preflightWith(db),
   answerKeys = AnswerKeyRing.ephemeral(),
   sales,
+  registrar,
   ownership,
 }: AppDependencies): Express {
   const readiness = new CatalogueReadiness();
@@ -189,8 +194,9 @@ export function createApp({
   app.use(exportsRouter(pool, search));
   app.use(catalogueRouter(pool));
   app.use(probeSweepsRouter(pool));
-  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger, preflight));
+  app.use(mcpRouter(new CatalogueReader({ pool, search }), logger, preflight, registrar));
   app.use(preflightRouter(preflight));
+  app.use(registrationsRouter(registrar));
   app.use(docsRouter(sales?.settings));
   app.use(llmsRouter(sales?.settings));
   app.use(answerKeysRouter(answerKeys));

@@ -1,12 +1,24 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { Router } from "express";
+import type { Request, Response, Router } from "express";
 import { jsonBody } from "../http/json-body";
+import { optionalRequestKey } from "../http/request-guard";
 import { apiRouter } from "../http/router";
 import { preflightCaller } from "../http/routes/preflight";
 import type { Logger } from "../logging/logger";
+import type { Registrar } from "../registrations/registrar";
+import { REGISTER_SCOPE, submitterOf } from "../registrations/registrations-route";
 import type { Preflight } from "../trust/preflight";
 import type { CatalogueReader } from "./catalogue-reader";
+import type { McpSubmitter } from "./registration-tool";
 import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
+
+/** A key sent to /mcp needs catalogue:register to register through the tool, as on the REST route. */
+function mcpSubmitter(req: Request, res: Response): McpSubmitter {
+  const key = optionalRequestKey(res);
+  if (key !== undefined && !key.scopes.includes(REGISTER_SCOPE))
+    return { refused: `This API key lacks the scope ${REGISTER_SCOPE}` };
+  return submitterOf(req, res);
+}
 
 /**
  * MCP over Streamable HTTP at /mcp, stateless: every POST gets a fresh server and transport (the
@@ -14,7 +26,12 @@ import { createCatalogueMcpServer, MCP_SERVER_INFO } from "./server";
  * rather than an SSE stream. GET (a server-to-client stream) and DELETE (ending a session) have
  * nothing to do without sessions: 405, as the transport's specification allows.
  */
-export function mcpRouter(reader: CatalogueReader, logger: Logger, preflight: Preflight): Router {
+export function mcpRouter(
+  reader: CatalogueReader,
+  logger: Logger,
+  preflight: Preflight,
+  registrar: Registrar | undefined,
+): Router {
   const router = apiRouter();
   router
     .route("/mcp")
@@ -22,6 +39,7 @@ export function mcpRouter(reader: CatalogueReader, logger: Logger, preflight: Pr
       const server = createCatalogueMcpServer(reader, MCP_SERVER_INFO, {
         preflight,
         caller: preflightCaller(req),
+        registration: { registrar, submitter: mcpSubmitter(req, res) },
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -18,6 +18,7 @@ import {
 import { endpointFilterNames, relevanceNeedsQ, serviceFilterNames } from "../search/catalogue-search";
 import { type Preflight, PreflightLimited } from "../trust/preflight";
 import type { CatalogueReader, JsonList, JsonObject, SearchList } from "./catalogue-reader";
+import { type McpRegistration, REGISTER_RESOURCE_TOOL, registerRegistrationTool } from "./registration-tool";
 
 /**
  * The catalogue as MCP tools for agents. Inputs are the REST API's own zod schemas (the same
@@ -143,12 +144,14 @@ export const MCP_TOOLS = {
     title: "Categories",
     description: "Every category with its number of listed services, like GET /v1/categories.",
   },
+  register_resource: REGISTER_RESOURCE_TOOL,
 } as const;
 
-/** The preflight tool's service and who calls it (its rate limit counts per caller). */
+/** The preflight and registration tools' services and who calls them (their limits count per caller). */
 export interface McpPreflight {
   preflight: Preflight;
   caller: string;
+  registration: McpRegistration;
 }
 
 export function createCatalogueMcpServer(
@@ -178,6 +181,8 @@ export function createCatalogueMcpServer(
       }
     },
   );
+
+  registerRegistrationTool(server, live.registration);
 
   server.registerTool(
     "search_services",

@@ -1,9 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { CrawlSettings } from "../crawl-run/settings";
+import type { Config } from "../config/config";
+import { type CrawlSettings, crawlSettingsFromConfig } from "../crawl-run/settings";
+import type { Database } from "../db/prisma-client";
 import type { ReadPool } from "../db/read-pool";
+import type { Logger } from "../logging/logger";
 import { HostRateLimiter } from "../probe/rate-limit";
 import { type HostResolver, systemResolver } from "../probe/resolve-target";
-import type { ProbeSettings } from "../probe/settings";
+import { type ProbeSettings, probeSettingsFromConfig } from "../probe/settings";
 import { AddressPolicy } from "../probe/ssrf-guard";
 import { manifestSettingsFrom } from "../sources/origin-manifest/manifest-settings";
 import type { OriginCheckDeps } from "./check-origin";
@@ -16,7 +19,7 @@ import {
   submitRegistration,
 } from "./registrations";
 import { type IndexDependencies, type ReindexResult, reindexOrigin } from "./reindex";
-import type { RegistrationSettings } from "./settings";
+import { type RegistrationSettings, registrationSettingsFromConfig } from "./settings";
 
 /** How long a submission waits for another check of its origin to end before answering pending. */
 const CHECK_WAIT_MS = 30_000;
@@ -131,8 +134,23 @@ export class Registrar {
     const deadline = Date.now() + CHECK_WAIT_MS;
     for (;;) {
       const result = await reindexOrigin(this.deps, origin, "manual");
-      if (result.outcome.status !== "skipped" || Date.now() >= deadline) return result;
+      if (result.ran || Date.now() >= deadline) return result;
       await sleep(LOCK_RETRY_MS);
     }
   }
+}
+
+/** The registrar of a process, from the config: the probes' limits and guard, the crawl's writes. */
+export function registrarFromConfig(
+  config: Config,
+  parts: { db: Database; pool: ReadPool; databaseUrl: string; logger: Logger },
+): Registrar {
+  const crawl = crawlSettingsFromConfig(config);
+  const check = originCheckDeps(probeSettingsFromConfig(config), crawl);
+  const { db, databaseUrl, logger, pool } = parts;
+  return new Registrar(
+    { db, databaseUrl, logger, settings: crawl, check },
+    pool,
+    registrationSettingsFromConfig(config),
+  );
 }

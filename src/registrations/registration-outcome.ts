@@ -52,7 +52,7 @@ function manifestRefusal(answer: OriginAnswer, origin: string): string | null {
 }
 
 /** The manifest read as the API shows it with a registration. */
-function manifestJson(answer: OriginAnswer): Prisma.InputJsonObject {
+export function manifestJson(answer: OriginAnswer): Prisma.InputJsonObject {
   if (answer.kind !== "read") {
     const url = answer.kind === "failed" ? answer.url : null;
     return { outcome: answer.kind, url, reason: answer.reason, resources: 0, problems: [] };

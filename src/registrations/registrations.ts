@@ -121,3 +121,21 @@ export function listedOf(registration: Registration): ListedResource[] {
       : [];
   });
 }
+
+/**
+ * Registered origins due for their scheduled re-index: their source has a listed registration
+ * and no run started within `everyMs`. Oldest first by their last run, so none waits behind others.
+ */
+export async function dueRegisteredOrigins(db: Database, everyMs: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ origin: string }[]>`
+    SELECT src.base_url AS origin
+    FROM sources src
+    LEFT JOIN LATERAL (
+      SELECT max(cr.started_at) AS last FROM crawl_runs cr WHERE cr.source_id = src.id
+    ) runs ON true
+    WHERE src.kind = 'registered'
+      AND EXISTS (SELECT 1 FROM registrations r WHERE r.source_id = src.id AND r.state = 'listed')
+      AND (runs.last IS NULL OR runs.last <= now() - make_interval(secs => ${everyMs / 1000}))
+    ORDER BY runs.last NULLS FIRST, src.base_url`;
+  return rows.map((row) => row.origin);
+}

@@ -21,17 +21,20 @@ export interface IndexDependencies extends CrawlDependencies {
 }
 
 /** What one re-index of an origin came to. */
-export interface ReindexResult {
-  origin: string;
-  /** The run of the origin's `registered` source; `skipped` when another check of it was under way. */
-  outcome: CrawlOutcome;
-  /** What the check read; null when it did not run. */
-  check: OriginCheck | null;
-  /** Every endpoint the origin's registered source lists after the check. */
-  listed: ListedResource[];
-  /** The origin's registrations, with the check's outcome. */
-  registrations: Registration[];
-}
+export type ReindexResult =
+  /** Another check of the origin was under way (its source's lock): nothing was read. */
+  | { ran: false; origin: string; reason: string; registrations: Registration[] }
+  | {
+      ran: true;
+      origin: string;
+      /** The run of the origin's `registered` source. */
+      outcome: Exclude<CrawlOutcome, { status: "skipped" }>;
+      check: OriginCheck;
+      /** Every endpoint the origin's registered source lists after the check. */
+      listed: ListedResource[];
+      /** The origin's registrations, with the check's outcome. */
+      registrations: Registration[];
+    };
 
 /**
  * Re-indexes one origin now, as a run of its `registered` source (one source per origin, so what
@@ -67,10 +70,10 @@ export async function reindexOrigin(
         }),
     },
   );
-  if (outcome.status === "skipped" || check === null) {
-    return { origin, outcome, check, listed: [], registrations: before };
-  }
-  const done: OriginCheck = check;
+  if (outcome.status === "skipped")
+    return { ran: false, origin, reason: outcome.reason, registrations: before };
+  const done = check as OriginCheck | null;
+  if (done === null) throw new Error(`the check of ${origin} ended without reporting what it read`);
   const source = await ensureSource(db, "registered", origin);
   const endpoints = await listedEndpointsOfSource(db, source.id);
   await recordProbes(deps, done.probes, endpoints);
@@ -85,7 +88,7 @@ export async function reindexOrigin(
     ),
   );
   const listed = endpoints.map(({ method, url, serviceId }) => ({ method, url, serviceId }));
-  return { origin, outcome, check: done, listed, registrations };
+  return { ran: true, origin, outcome, check: done, listed, registrations };
 }
 
 /** Each probe recorded on the endpoint it listed, as a sweep's probe is, with drift from the other listings. */

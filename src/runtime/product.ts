@@ -18,6 +18,8 @@ import { exposeMetrics, metricsSettingsFromConfig } from "../metrics/serve-metri
 import { ownershipSettingsFromConfig } from "../ownership/ownership";
 import { probeSettingsFromConfig } from "../probe/settings";
 import { startProbing } from "../probe/start-probing";
+import { registrarFromConfig } from "../registrations/registrar";
+import { startRegisteredReindex } from "../registrations/reindex-schedule";
 import { catalogueImages } from "../search/catalogue-search";
 import { configuredSources } from "../sources/configured-sources";
 import { scheduleSourceCrawls } from "../sources/schedule-sources";
@@ -83,6 +85,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       pool,
       operator: await operatorOwner(db, salesSettings),
     });
+  const registrar = registrarFromConfig(config, { db, pool, databaseUrl: server.url, logger });
   const http = await listen(
     createApp({
       db,
@@ -104,6 +107,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       ownership: ownershipSettingsFromConfig(config),
       answerKeys,
       sales,
+      registrar,
     }),
     config.PORT,
     config.HOST,
@@ -120,6 +124,8 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
     logger,
   );
   shutdown.register("crawl schedule", () => crawls.stop());
+  const reindexes = startRegisteredReindex(registrar.deps, registrar.settings.reindexEveryMs, logger);
+  shutdown.register("registered origins' re-index", () => reindexes.stop());
   const probing = await startProbing({
     db,
     databaseUrl: server.url,

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   preflight?: AppDependencies["preflight"];
   answerKeys?: AppDependencies["answerKeys"];
   sales?: AppDependencies["sales"];
+  /** Registrations (src/registrations), made with the app's pool. */
+  registrar?: (pool: ReadPool) => NonNullable<AppDependencies["registrar"]>;
   ownership?: AppDependencies["ownership"];
 }
 
@@ -63,6 +65,7 @@ export function createTestApp(
     preflight: options.preflight,
     answerKeys: options.answerKeys,
     sales: options.sales,
+    registrar: options.registrar?.(pool),
     ownership: options.ownership,
   });
   return {

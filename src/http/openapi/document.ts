@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { registrationOperations } from "../../registrations/registration-operations";
 import { x402PaymentOperations } from "../../x402-sales/payments-operations";
 import { categoryListSchema, crawlRunListSchema, pagingQuery, tagListSchema } from "../schemas/catalogue";
 import { errorBodySchema, MAX_EXPORT_LIMIT, noQuery } from "../schemas/common";
@@ -216,6 +217,7 @@ export function openApiDocument() {
     ...accountOperations(),
     ...billingOperations(),
     ...eventAndWebhookOperations(),
+    ...registrationOperations(),
     ...ownershipOperations(),
     ...x402PaymentOperations(),
   ])

@@ -81,7 +81,7 @@ export function ownershipOperations(): RouteConfig[] {
     },
     {
       method: "get",
-      path: "/v1/origins/{origin}/owner",
+      path: "/v1/origin-owners/{origin}",
       operationId: "getOriginOwner",
       summary: "Whether an origin has a verified owner, and what it reports",
       request: { params: originParams, query: noQuery },
@@ -89,7 +89,7 @@ export function ownershipOperations(): RouteConfig[] {
     },
     {
       method: "put",
-      path: "/v1/origins/{origin}/owner-report",
+      path: "/v1/origin-owners/{origin}/report",
       operationId: "putOwnerReport",
       summary: "Correct the self-reported fields of the origin's services, as their owner",
       description:
@@ -100,7 +100,7 @@ export function ownershipOperations(): RouteConfig[] {
     },
     {
       method: "post",
-      path: "/v1/origins/{origin}/deregister",
+      path: "/v1/origin-owners/{origin}/deregister",
       operationId: "deregisterOrigin",
       summary: "Delist the origin's services, as their owner",
       description:
@@ -111,7 +111,7 @@ export function ownershipOperations(): RouteConfig[] {
     },
     {
       method: "post",
-      path: "/v1/origins/{origin}/owner-webhook-endpoint",
+      path: "/v1/origin-owners/{origin}/webhook-endpoint",
       operationId: "createOwnerWebhookEndpoint",
       summary: "Subscribe a webhook endpoint to the origin's events, as their owner",
       description:
@@ -126,7 +126,7 @@ export function ownershipOperations(): RouteConfig[] {
     },
     {
       method: "delete",
-      path: "/v1/origins/{origin}/owner-webhook-endpoint",
+      path: "/v1/origin-owners/{origin}/webhook-endpoint",
       operationId: "deleteOwnerWebhookEndpoint",
       summary: "Remove the origin's webhook endpoint, as their owner",
       request: asOwner,

@@ -140,7 +140,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
     .all(methodNotAllowed);
 
   router
-    .route("/v1/origins/:origin/owner")
+    .route("/v1/origin-owners/:origin")
     .get(async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const { origin } = parseInput(originParams, req.params, "path");
@@ -149,7 +149,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
     .all(methodNotAllowed);
 
   router
-    .route("/v1/origins/:origin/owner-report")
+    .route("/v1/origin-owners/:origin/report")
     .put(json, async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const { origin } = parseInput(originParams, req.params, "path");
@@ -167,7 +167,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
     .all(methodNotAllowed);
 
   router
-    .route("/v1/origins/:origin/deregister")
+    .route("/v1/origin-owners/:origin/deregister")
     .post(async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const { origin } = parseInput(originParams, req.params, "path");
@@ -180,7 +180,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
     .all(methodNotAllowed);
 
   router
-    .route("/v1/origins/:origin/owner-webhook-endpoint")
+    .route("/v1/origin-owners/:origin/webhook-endpoint")
     .post(json, async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const { origin } = parseInput(originParams, req.params, "path");

@@ -36,7 +36,7 @@ export const crawlErrorSchema = z
 export const crawlRunSchema = z
   .strictObject({
     id: z.guid().meta({ description: "The run's id." }),
-    source_kind: z.string().meta({ description: "html_directory, bazaar or origin_manifest." }),
+    source_kind: z.string().meta({ description: "html_directory, bazaar, origin_manifest or registered." }),
     source_url: z.string().meta({ description: "The crawled source's base URL." }),
     status: z
       .enum(["running", "completed", "failed", "aborted"])

@@ -245,9 +245,10 @@ export const serviceDetailEndpointSchema = serviceEndpointSchema
 
 export const sourceListingSchema = z
   .strictObject({
-    kind: z.enum(["html_directory", "bazaar", "origin_manifest"]).meta({
+    kind: z.enum(["html_directory", "bazaar", "origin_manifest", "registered"]).meta({
       description:
-        "An HTML directory, a Bazaar discovery feed, or the origin's own manifest (/.well-known/x402).",
+        "An HTML directory, a Bazaar discovery feed, the origin's own manifest (/.well-known/x402), or what its " +
+        "seller registered (POST /v1/registrations).",
     }),
     source: z.string().meta({ description: "The source's base URL (as the `source` filter takes it)." }),
     source_url: z.string().meta({

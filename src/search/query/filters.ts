@@ -80,12 +80,12 @@ const methodParam = z.preprocess(
 
 const MAX_COUNT = 2_147_483_647;
 
-const SOURCE_KINDS = ["html_directory", "bazaar", "origin_manifest"];
+const SOURCE_KINDS = ["html_directory", "bazaar", "origin_manifest", "registered"];
 
 /** A source kind, or a base URL as the sources table stores it. */
 const sourceParam = textParam(2000).refine(
   (text) => SOURCE_KINDS.includes(text) || /^https?:\/\/[^\s]+$/i.test(text),
-  "must be html_directory, bazaar, origin_manifest or a source's base URL (http:// or https://)",
+  "must be html_directory, bazaar, origin_manifest, registered or a source's base URL (http:// or https://)",
 );
 
 const networkParam = textParam(100);
@@ -248,7 +248,7 @@ export const SERVICE_FILTERS = {
     "source",
     sourceParam.optional().meta({
       description:
-        "Listed by this source: a kind (html_directory, bazaar, origin_manifest) or a source's base URL.",
+        "Listed by this source: a kind (html_directory, bazaar, origin_manifest, registered) or a source's base URL.",
     }),
   ),
   verified: filter(

@@ -91,7 +91,7 @@ describe("request validation and HTTP behaviour", () => {
     ["/v1/services?verified=1", 'verified: must be one of true, false (got "1")'],
     [
       "/v1/services?source=directory",
-      `source: must be html_directory, bazaar, origin_manifest or a source's base URL (http:// or https://) (got "directory")`,
+      `source: must be html_directory, bazaar, origin_manifest, registered or a source's base URL (http:// or https://) (got "directory")`,
     ],
     ["/v1/services?categry=Finance", `unknown query parameter "categry"; allowed: ${SERVICE_PARAMS}`],
     // Bracket syntax is not structure: the name is taken as written, and no parameter has it.

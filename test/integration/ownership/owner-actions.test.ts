@@ -36,7 +36,7 @@ describe("what a verified owner sees and does", () => {
   const keys = SecretKeyRing.ephemeral();
   const clock = { now: new Date("2026-11-28T03:00:00.000Z") };
   const payTo = evmKey();
-  const path = (origin: string, action: string) => `/v1/origins/${originPath(origin)}/${action}`;
+  const path = (origin: string, action: string) => `/v1/origin-owners/${originPath(origin)}/${action}`;
 
   /** Delivers everything due, as the delivery worker would. */
   async function deliverDue() {
@@ -97,11 +97,11 @@ describe("what a verified owner sees and does", () => {
       tags: ["Quotes", "stocks"],
       icon: "https://a.example/i.png",
     };
-    await request(api.app).put(path(alpha.origin, "owner-report")).send(report).expect(401);
-    await asOwner(request(api.app).put(path(beta.origin, "owner-report")), credential)
+    await request(api.app).put(path(alpha.origin, "report")).send(report).expect(401);
+    await asOwner(request(api.app).put(path(beta.origin, "report")), credential)
       .send(report)
       .expect(403);
-    const saved = await asOwner(request(api.app).put(path(alpha.origin, "owner-report")), credential)
+    const saved = await asOwner(request(api.app).put(path(alpha.origin, "report")), credential)
       .send(report)
       .expect(200);
     expect(saved.body.owner_reported).toMatchObject({
@@ -119,20 +119,20 @@ describe("what a verified owner sees and does", () => {
         icon: report.icon,
       },
     });
-    await asOwner(request(api.app).put(path(alpha.origin, "owner-report")), credential)
+    await asOwner(request(api.app).put(path(alpha.origin, "report")), credential)
       .send({ description: "x".repeat(2001) })
       .expect(400);
   });
 
   it("when the owner subscribes a webhook endpoint, then it receives its origin's events and no other origin's", async () => {
     const endpoint = await asOwner(
-      request(api.app).post(path(alpha.origin, "owner-webhook-endpoint")),
+      request(api.app).post(path(alpha.origin, "webhook-endpoint")),
       credential,
     )
       .send({ url: `${receiver.url}/alpha`, enabled_events: ["*"] })
       .expect(201);
     expect(endpoint.body.secret).toMatch(/^whsec_/);
-    await asOwner(request(api.app).post(path(alpha.origin, "owner-webhook-endpoint")), credential)
+    await asOwner(request(api.app).post(path(alpha.origin, "webhook-endpoint")), credential)
       .send({ url: `${receiver.url}/again`, enabled_events: ["*"] })
       .expect(409);
     const ref = (id: string, name: string) => ({
@@ -182,9 +182,9 @@ describe("what a verified owner sees and does", () => {
   it("when an owner acts on another origin or without a credential, then it is refused", async () => {
     await asOwner(request(api.app).post(path(beta.origin, "deregister")), credential).expect(403);
     await asOwner(request(api.app).post(path(alpha.origin, "deregister")), "xown_short").expect(403);
-    await request(api.app).post("/v1/origins/not-an-origin/deregister").expect(400);
+    await request(api.app).post("/v1/origin-owners/not-an-origin/deregister").expect(400);
     const status = await request(api.app)
-      .get(`/v1/origins/${originPath(beta.origin)}/owner`)
+      .get(`/v1/origin-owners/${originPath(beta.origin)}`)
       .expect(200);
     expect(status.body).toMatchObject({ owner_verified: false, owner: null });
   });

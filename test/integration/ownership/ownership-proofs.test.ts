@@ -30,7 +30,7 @@ describe("proving ownership of a registered origin", () => {
   const ownerOf = async (origin: string) =>
     (
       await request(api.app)
-        .get(`/v1/origins/${originPath(origin)}/owner`)
+        .get(`/v1/origin-owners/${originPath(origin)}`)
         .expect(200)
     ).body;
   const ownerChanges = () =>
@@ -185,11 +185,11 @@ describe("proving ownership of a registered origin", () => {
       previous_owner: { address: payTo.address.toLowerCase(), chain_id: BASE },
     });
     const report = { description: "mine" };
-    await asOwner(request(api.app).put(`/v1/origins/${originPath(alpha.origin)}/owner-report`), oldCredential)
+    await asOwner(request(api.app).put(`/v1/origin-owners/${originPath(alpha.origin)}/report`), oldCredential)
       .send(report)
       .expect(403);
     await asOwner(
-      request(api.app).put(`/v1/origins/${originPath(alpha.origin)}/owner-report`),
+      request(api.app).put(`/v1/origin-owners/${originPath(alpha.origin)}/report`),
       moved.body.credential,
     )
       .send(report)

@@ -14,6 +14,7 @@ import {
   createSubscriptionBody,
 } from "../../../src/http/schemas/subscriptions";
 import { createWebhookEndpointBody, updateWebhookEndpointBody } from "../../../src/http/schemas/webhooks";
+import { registrationBody } from "../../../src/registrations/schemas";
 
 /** The zod schema each route validates its body with (src/http/routes). */
 const BODY_SCHEMAS: Record<string, z.ZodType> = {
@@ -24,10 +25,11 @@ const BODY_SCHEMAS: Record<string, z.ZodType> = {
   "POST /v1/merchant/subscriptions/{id}/cancel": cancelSubscriptionBody,
   "POST /v1/webhook-endpoints": createWebhookEndpointBody,
   "POST /v1/preflight": preflightBody,
+  "POST /v1/registrations": registrationBody,
   "PATCH /v1/webhook-endpoints/{id}": updateWebhookEndpointBody,
   "POST /v1/registrations/{id}/ownership-proof": ownershipProofBody,
-  "PUT /v1/origins/{origin}/owner-report": ownerReportBody,
-  "POST /v1/origins/{origin}/owner-webhook-endpoint": createWebhookEndpointBody,
+  "PUT /v1/origin-owners/{origin}/report": ownerReportBody,
+  "POST /v1/origin-owners/{origin}/webhook-endpoint": createWebhookEndpointBody,
 };
 
 const document = openApiDocument();

@@ -19,9 +19,10 @@ describe("configuredSources", () => {
     ]);
   });
 
-  it("when neither is set, then the public CDP Bazaar feed is crawled", () => {
+  it("when neither is set, then the public CDP Bazaar feed is crawled, then every catalogued origin's manifest", () => {
     expect(configuredSources({ SOURCES: undefined, DIRECTORY_URL: undefined })).toEqual([
       { kind: "bazaar", url: "https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources" },
+      { kind: "origin_manifest", origins: [] },
     ]);
     expect(DEFAULT_BAZAAR_FEED_URL).toBe("https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources");
   });
