@@ -105,10 +105,10 @@ export const signableMessageSchema = z
 export const ownershipChallengeSchema = z
   .strictObject({
     id: z.string().meta({ description: "The challenge's id." }),
-    registration_id: z.string(),
+    registration_id: z.string().meta({ description: "The registration whose origin it proves." }),
     origin: z.string().meta({ description: "The origin it proves." }),
     nonce: z.string().meta({ description: "Send it with the proof; it is used once." }),
-    issued_at: timestamp,
+    issued_at: timestamp.meta({ description: "When it was issued (the messages' Issued At)." }),
     expires_at: timestamp.meta({
       description: "After this the challenge proves nothing (OWNERSHIP_CHALLENGE_TTL).",
     }),
@@ -116,26 +116,36 @@ export const ownershipChallengeSchema = z
       description:
         "One message per pay_to the origin's probed payment challenges name ([]: none, use the token file).",
     }),
-    token_file: z.strictObject({
-      url: z.string().meta({ description: "Where the origin publishes the token." }),
-      token: z.string().meta({ description: "The line to publish there; shown only here." }),
-    }),
+    token_file: z
+      .strictObject({
+        url: z.string().meta({ description: "Where the origin publishes the token." }),
+        token: z.string().meta({ description: "The line to publish there; shown only here." }),
+      })
+      .meta({
+        description:
+          "The other way to prove it: the origin serves the token in this file (text, one token a line).",
+      }),
   })
   .meta({ id: "OwnershipChallenge" });
 
 const ownerIdentitySchema = z
   .strictObject({
-    method: z.enum(["signature", "token_file"]),
+    method: z
+      .enum(["signature", "token_file"])
+      .meta({ description: "How it proved the origin: a pay_to's signature, or the token file." }),
     address: z.string().nullable().meta({ description: "The pay_to that signed; null for the token file." }),
-    chain_id: z.string().nullable(),
+    chain_id: z
+      .string()
+      .nullable()
+      .meta({ description: "CAIP-2 chain of the signature; null for the token file." }),
   })
   .meta({ id: "OriginOwnerIdentity" });
 
 export const ownershipProofSchema = z
   .strictObject({
-    origin: z.string(),
+    origin: z.string().meta({ description: "The origin proved." }),
     owner: ownerIdentitySchema,
-    verified_at: timestamp,
+    verified_at: timestamp.meta({ description: "When the proof verified." }),
     owner_changed: z
       .boolean()
       .meta({ description: "false: the same key proved it again (a new credential only)." }),
@@ -148,20 +158,20 @@ export const ownershipProofSchema = z
 
 export const ownerReportSchema = z
   .strictObject({
-    description: z.string().nullable(),
-    category: z.string().nullable(),
-    tags: z.array(z.string()),
-    icon: z.string().nullable(),
-    reported_at: timestamp,
+    description: z.string().nullable().meta({ description: "What the services do, in the owner's words." }),
+    category: z.string().nullable().meta({ description: "The owner's category." }),
+    tags: z.array(z.string()).meta({ description: "The owner's tags, lower case." }),
+    icon: z.string().nullable().meta({ description: "An icon's URL." }),
+    reported_at: timestamp.meta({ description: "When the owner reported it." }),
   })
   .meta({ id: "OwnerReport", description: "What the verified owner reports, beside the crawled values." });
 
 export const originOwnerSchema = z
   .strictObject({
-    origin: z.string(),
-    owner_verified: z.boolean(),
-    owner: ownerIdentitySchema.nullable(),
-    verified_at: timestamp.nullable(),
+    origin: z.string().meta({ description: "The origin (scheme://host[:port])." }),
+    owner_verified: z.boolean().meta({ description: "Someone proved they own it." }),
+    owner: ownerIdentitySchema.nullable().meta({ description: "Who, and how; null when nobody did." }),
+    verified_at: timestamp.nullable().meta({ description: "When the owner's latest proof verified." }),
     deregistered_at: timestamp.nullable().meta({ description: "When the owner had its services delisted." }),
     owner_reported: ownerReportSchema.nullable(),
   })
@@ -169,8 +179,8 @@ export const originOwnerSchema = z
 
 export const deregistrationSchema = z
   .strictObject({
-    origin: z.string(),
-    reason: z.literal("owner_request"),
+    origin: z.string().meta({ description: "The origin whose services were delisted." }),
+    reason: z.literal("owner_request").meta({ description: "The services' delist_reason." }),
     delisted_service_ids: z.array(z.string()).meta({ description: "The service rows delisted now." }),
   })
   .meta({ id: "OriginDeregistration" });

@@ -47,6 +47,15 @@ const OPERATIONS = [
   "/v1/webhook-endpoints/{id}/test",
   "/v1/webhook-endpoints/{id}/deliveries",
   "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry",
+  "/v1/registrations",
+  "/v1/registrations/{id}",
+  "/v1/origins/{origin}/reindex",
+  "/v1/registrations/{id}/ownership-challenge",
+  "/v1/registrations/{id}/ownership-proof",
+  "/v1/origin-owners/{origin}",
+  "/v1/origin-owners/{origin}/report",
+  "/v1/origin-owners/{origin}/deregister",
+  "/v1/origin-owners/{origin}/webhook-endpoint",
   "/v1/x402-payments",
   "/v1/x402-payments.csv",
   "/healthz",
@@ -210,6 +219,7 @@ describe("GET /openapi.json and /docs", () => {
       "source",
       "verified",
       "drift",
+      "owner_verified",
       "status",
       "health",
       "min_grade",
@@ -317,10 +327,11 @@ describe("GET /openapi.json and /docs", () => {
  * (a preflight) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
  */
 function expectedSuccess(method: string, path: string): string {
-  if (method === "delete") return path.startsWith("/v1/webhook-endpoints/") ? "204" : "200";
+  if (method === "delete") return /^\/v1\/(webhook-endpoints|origin-owners)\//.test(path) ? "204" : "200";
   if (method !== "post") return "200";
   if (path.endsWith("/test") || path.endsWith("/retry")) return "202";
-  if (path === "/v1/preflight") return "200";
+  if (path === "/v1/preflight" || path.endsWith("/ownership-proof") || path.endsWith("/deregister"))
+    return "200";
   if (path.endsWith("/cancel") || path.endsWith("/rotate-secret") || path.endsWith("/change-plan"))
     return "200";
   return "201";
