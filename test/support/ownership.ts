@@ -2,6 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { encodeBase58 } from "@x402/extensions/sign-in-with-x";
 import request from "supertest";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { Logger } from "../../src/logging/logger";
 import { OWNER_CREDENTIAL_HEADER } from "../../src/ownership/credential";
 import { submitRegistration } from "../../src/registrations/registrations";
 import { SecretKeyRing } from "../../src/webhooks/secret-keys";
@@ -76,8 +77,10 @@ export function ownershipApp(
   database: TestDatabase,
   clock: { now: Date },
   secretKeys = SecretKeyRing.ephemeral(),
+  logger?: Logger,
 ): TestApp {
   return createTestApp(database, {
+    logger,
     ownership: { challengeTtlMs: 60_000, probe: testProbeSettings(), now: () => clock.now },
     webhooks: { allowedNetworks: ALLOWED_NETWORKS, secretKeys, resolve: madeUpNames },
   });

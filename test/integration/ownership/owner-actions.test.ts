@@ -10,7 +10,7 @@ import { SecretKeyRing } from "../../../src/webhooks/secret-keys";
 import type { TestApp } from "../../support/app";
 import { parseCsv } from "../../support/csv";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { testLogger } from "../../support/logger";
+import { recordingLogger, testLogger } from "../../support/logger";
 import { connectMcp, type McpConnection } from "../../support/mcp";
 import {
   asOwner,
@@ -34,6 +34,7 @@ describe("what a verified owner sees and does", () => {
   let credential: string;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const keys = SecretKeyRing.ephemeral();
+  const logs = recordingLogger();
   const clock = { now: new Date("2026-11-28T03:00:00.000Z") };
   const payTo = evmKey();
   const path = (origin: string, action: string) => `/v1/origin-owners/${originPath(origin)}/${action}`;
@@ -58,7 +59,7 @@ describe("what a verified owner sees and does", () => {
     database = await createTestDatabase();
     alpha = await sellerOrigin(database, "Alpha", [{ network: BASE, address: payTo.address }]);
     beta = await sellerOrigin(database, "Beta", []);
-    api = ownershipApp(database, clock, keys);
+    api = ownershipApp(database, clock, keys, logs.logger);
     mcp = await connectMcp(api.app, "ownership-test");
     receiver = await startWebhookReceiver();
     credential = await becomeOwner(api, alpha, payTo);
@@ -125,10 +126,7 @@ describe("what a verified owner sees and does", () => {
   });
 
   it("when the owner subscribes a webhook endpoint, then it receives its origin's events and no other origin's", async () => {
-    const endpoint = await asOwner(
-      request(api.app).post(path(alpha.origin, "webhook-endpoint")),
-      credential,
-    )
+    const endpoint = await asOwner(request(api.app).post(path(alpha.origin, "webhook-endpoint")), credential)
       .send({ url: `${receiver.url}/alpha`, enabled_events: ["*"] })
       .expect(201);
     expect(endpoint.body.secret).toMatch(/^whsec_/);
@@ -187,5 +185,10 @@ describe("what a verified owner sees and does", () => {
       .get(`/v1/origin-owners/${originPath(beta.origin)}`)
       .expect(200);
     expect(status.body).toMatchObject({ owner_verified: false, owner: null });
+  });
+
+  it("when the owner has acted, then no log line holds its credential", () => {
+    expect(logs.lines.length).toBeGreaterThan(0);
+    expect(JSON.stringify(logs.lines)).not.toContain(credential.slice(5));
   });
 });
