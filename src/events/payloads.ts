@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FLAG_RULES } from "../activity/wash-rules";
+import { ownerIdentitySchema } from "../ownership/owner-identity";
 
 /**
  * The `data` of each event kind, version 1. A change to a payload that could break a consumer
@@ -114,23 +115,10 @@ export const endpointHealthChangedData = z.strictObject({
 
 export const serviceHealthChangedData = z.strictObject({ service_id: id, ...healthChange });
 
-const ownerIdentity = z
-  .strictObject({
-    method: z
-      .enum(["signature", "token_file"])
-      .meta({ description: "How it proved the origin: a pay_to's signature, or the token file." }),
-    address: z.string().nullable().meta({ description: "The pay_to that signed; null for the token file." }),
-    chain_id: z
-      .string()
-      .nullable()
-      .meta({ description: "CAIP-2 chain of the signature; null for the token file." }),
-  })
-  .meta({ id: "EventOriginOwner" });
-
 export const originOwnerChangedData = z.strictObject({
   origin: z.string().meta({ description: "The origin (scheme://host[:port])." }),
-  owner: ownerIdentity.meta({ description: "The owner now." }),
-  previous_owner: ownerIdentity
+  owner: ownerIdentitySchema.meta({ description: "The owner now." }),
+  previous_owner: ownerIdentitySchema
     .nullable()
     .meta({ description: "The owner it replaced; null for the first." }),
   verified_at: z.string().meta({ format: "date-time", description: "When the new owner's proof verified." }),

@@ -43,15 +43,7 @@ export function originPayTos(db: Database, origin: string): Promise<NamedPayTo[]
     ORDER BY po.network, address`;
 }
 
-export interface NewChallenge {
-  registrationId: string;
-  origin: string;
-  nonce: string;
-  tokenHash: Buffer;
-  messages: SignableMessage[];
-  issuedAt: Date;
-  expiresAt: Date;
-}
+export type NewChallenge = Omit<StoredChallenge, "id" | "usedAt">;
 
 export async function createChallenge(db: Database, challenge: NewChallenge): Promise<StoredChallenge> {
   const { tokenHash, ...fields } = challenge;

@@ -16,16 +16,26 @@ import { X402Fixture } from "./x402-fixture";
 export const BASE = "eip155:8453";
 export const SOLANA = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
 
-/** A Solana key pair: its address (the base58 public key) and a signer of messages (base58). */
-export function solanaKey() {
+/** A key that signs challenge messages: its address and its signature of a message. */
+export interface Signer {
+  address: string;
+  sign(message: string): string | Promise<string>;
+}
+
+/** A Solana key pair: its address (the base58 public key), signing with Ed25519 (base58). */
+export function solanaKey(): Signer {
   const secretKey = ed25519.utils.randomSecretKey();
   return {
     address: encodeBase58(ed25519.getPublicKey(secretKey)),
-    sign: (message: string) => encodeBase58(ed25519.sign(new TextEncoder().encode(message), secretKey)),
+    sign: (message) => encodeBase58(ed25519.sign(new TextEncoder().encode(message), secretKey)),
   };
 }
 
-export const evmKey = () => privateKeyToAccount(generatePrivateKey());
+/** A viem local account, signing with EIP-191 (personal_sign). */
+export function evmKey(): Signer {
+  const account = privateKeyToAccount(generatePrivateKey());
+  return { address: account.address, sign: (message) => account.signMessage({ message }) };
+}
 
 /** One loopback origin with a registration and a service whose endpoint's probed challenge names `payTos`. */
 export interface SellerOrigin {
@@ -118,19 +128,22 @@ export function asOwner(test: request.Test, credential: string): request.Test {
   return test.set(OWNER_CREDENTIAL_HEADER, credential);
 }
 
+/**
+ * A signature proof of the challenge by `signer`: over the message of `over` (default its own
+ * address's), sending `claimed` as the address (default its own).
+ */
+export async function signatureProof(
+  challenge: IssuedChallenge,
+  signer: Signer,
+  { over = signer.address, claimed = signer.address } = {},
+) {
+  const signature = await signer.sign(messageFor(challenge, over));
+  return { nonce: challenge.nonce, method: "signature", address: claimed, signature };
+}
+
 /** The origin's owner by a signature of its pay_to: the credential it is given. */
-export async function becomeOwner(
-  api: TestApp,
-  seller: SellerOrigin,
-  signer: ReturnType<typeof evmKey>,
-): Promise<string> {
+export async function becomeOwner(api: TestApp, seller: SellerOrigin, signer: Signer): Promise<string> {
   const challenge = await askChallenge(api, seller.registrationId);
-  const signature = await signer.signMessage({ message: messageFor(challenge, signer.address) });
-  const answer = await prove(api, seller.registrationId, {
-    nonce: challenge.nonce,
-    method: "signature",
-    address: signer.address,
-    signature,
-  }).expect(200);
+  const answer = await prove(api, seller.registrationId, await signatureProof(challenge, signer)).expect(200);
   return answer.body.credential as string;
 }

@@ -23,12 +23,12 @@ export const bearerSecurityScheme = {
     "organisation's plan, anonymous callers per address; answers carry RateLimit-Limit, -Remaining, -Reset and -Policy.",
 };
 
-const errorResponse = (description: string) => ({
+export const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: errorBodySchema } },
 });
 
-const json = (description: string, schema: z.ZodType) => ({
+export const json = (description: string, schema: z.ZodType) => ({
   description,
   content: { "application/json": { schema } },
 });

@@ -1,7 +1,7 @@
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { OWNER_CREDENTIAL_HEADER } from "../../ownership/credential";
-import { errorBodySchema, noQuery } from "../schemas/common";
+import { noQuery } from "../schemas/common";
 import {
   deregistrationSchema,
   originOwnerSchema,
@@ -13,18 +13,8 @@ import {
   registrationIdParams,
 } from "../schemas/ownership";
 import { createWebhookEndpointBody, webhookEndpointWithSecretSchema } from "../schemas/webhooks";
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: errorBodySchema } },
-});
-
-const json = (description: string, schema: z.ZodType) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-
-const body = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
+import { errorResponse, json } from "./accounts-operations";
+import { body } from "./webhooks-operations";
 
 const invalid = { 400: errorResponse("A parameter or the body is invalid; the message says which.") };
 

@@ -75,6 +75,17 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
   const json = jsonBody("16kb");
   const vet = webhookUrlVetter(webhooks);
 
+  /** The path's origin (no query is read). */
+  const originOf = (req: Request): string => {
+    parseInput(noQuery, req.query, "query");
+    return parseInput(originParams, req.params, "path").origin;
+  };
+  /** The path's registration id (no query is read). */
+  const registrationOf = (req: Request): string => {
+    parseInput(noQuery, req.query, "query");
+    return parseInput(registrationIdParams, req.params, "path").id;
+  };
+
   /** The origin's owner acting with its credential, or a 401/403 saying what is missing. */
   const owner = async (req: Request, origin: string): Promise<OriginOwner> => {
     const credential = req.get(OWNER_CREDENTIAL_HEADER);
@@ -92,8 +103,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
   router
     .route("/v1/registrations/:id/ownership-challenge")
     .post(async (req, res) => {
-      parseInput(noQuery, req.query, "query");
-      const { id } = parseInput(registrationIdParams, req.params, "path");
+      const id = registrationOf(req);
       const { challenge, token } = await issueChallenge(ownership, id, req.get("host") ?? "localhost").catch(
         refusal,
       );
@@ -116,8 +126,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
   router
     .route("/v1/registrations/:id/ownership-proof")
     .post(json, async (req, res) => {
-      parseInput(noQuery, req.query, "query");
-      const { id } = parseInput(registrationIdParams, req.params, "path");
+      const id = registrationOf(req);
       const body = parseInput(ownershipProofBody, req.body ?? {}, "body");
       const proof =
         body.method === "signature"
@@ -142,8 +151,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
   router
     .route("/v1/origin-owners/:origin")
     .get(async (req, res) => {
-      parseInput(noQuery, req.query, "query");
-      const { origin } = parseInput(originParams, req.params, "path");
+      const origin = originOf(req);
       res.set("Cache-Control", "no-store").json(originOwnerJson(origin, await originOwner(db, origin)));
     })
     .all(methodNotAllowed);
@@ -151,8 +159,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
   router
     .route("/v1/origin-owners/:origin/report")
     .put(json, async (req, res) => {
-      parseInput(noQuery, req.query, "query");
-      const { origin } = parseInput(originParams, req.params, "path");
+      const origin = originOf(req);
       const body = parseInput(ownerReportBody, req.body ?? {}, "body");
       await owner(req, origin);
       const report: StoredReport = {
@@ -169,8 +176,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
   router
     .route("/v1/origin-owners/:origin/deregister")
     .post(async (req, res) => {
-      parseInput(noQuery, req.query, "query");
-      const { origin } = parseInput(originParams, req.params, "path");
+      const origin = originOf(req);
       await owner(req, origin);
       const delisted = await deregisterOrigin(db, origin, ownership.now());
       res
@@ -182,8 +188,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
   router
     .route("/v1/origin-owners/:origin/webhook-endpoint")
     .post(json, async (req, res) => {
-      parseInput(noQuery, req.query, "query");
-      const { origin } = parseInput(originParams, req.params, "path");
+      const origin = originOf(req);
       const body = parseInput(createWebhookEndpointBody, req.body ?? {}, "body");
       await owner(req, origin);
       const url = await vet(body.url);
@@ -208,8 +213,7 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
       res.status(201).set("Cache-Control", "no-store").json(withSecret(outcome.created));
     })
     .delete(async (req, res) => {
-      parseInput(noQuery, req.query, "query");
-      const { origin } = parseInput(originParams, req.params, "path");
+      const origin = originOf(req);
       if (!(await deleteOwnerWebhookEndpoint(db, await owner(req, origin))))
         throw new HttpError(404, `${origin} has no webhook endpoint`);
       res.status(204).end();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { canonicalOrigin } from "../../ownership/origins";
+import { ownerIdentitySchema } from "../../ownership/owner-identity";
 
 /** Requests and answers of ownership (src/http/routes/ownership.ts, docs/api.md "Ownership"). */
 
@@ -127,19 +128,6 @@ export const ownershipChallengeSchema = z
       }),
   })
   .meta({ id: "OwnershipChallenge" });
-
-const ownerIdentitySchema = z
-  .strictObject({
-    method: z
-      .enum(["signature", "token_file"])
-      .meta({ description: "How it proved the origin: a pay_to's signature, or the token file." }),
-    address: z.string().nullable().meta({ description: "The pay_to that signed; null for the token file." }),
-    chain_id: z
-      .string()
-      .nullable()
-      .meta({ description: "CAIP-2 chain of the signature; null for the token file." }),
-  })
-  .meta({ id: "OriginOwnerIdentity" });
 
 export const ownershipProofSchema = z
   .strictObject({

@@ -6,6 +6,7 @@ import {
   askChallenge,
   asOwner,
   BASE,
+  becomeOwner,
   evmKey,
   messageFor,
   originPath,
@@ -14,6 +15,7 @@ import {
   type SellerOrigin,
   SOLANA,
   sellerOrigin,
+  signatureProof,
   solanaKey,
 } from "../../support/ownership";
 
@@ -70,13 +72,7 @@ describe("proving ownership of a registered origin", () => {
 
   it("when the challenge's pay_to signs with EIP-191, then the origin has that owner and a credential, and it is an event", async () => {
     const challenge = await askChallenge(api, alpha.registrationId);
-    const signature = await payTo.signMessage({ message: messageFor(challenge, payTo.address) });
-    const answer = await prove(api, alpha.registrationId, {
-      nonce: challenge.nonce,
-      method: "signature",
-      address: payTo.address,
-      signature,
-    }).expect(200);
+    const answer = await prove(api, alpha.registrationId, await signatureProof(challenge, payTo)).expect(200);
     expect(answer.body).toMatchObject({
       origin: alpha.origin,
       owner: { method: "signature", address: payTo.address.toLowerCase(), chain_id: BASE },
@@ -98,12 +94,7 @@ describe("proving ownership of a registered origin", () => {
 
   it("when the same nonce is sent again, then it is refused as used (409)", async () => {
     const challenge = await askChallenge(api, alpha.registrationId);
-    const body = {
-      nonce: challenge.nonce,
-      method: "signature",
-      address: payTo.address,
-      signature: await payTo.signMessage({ message: messageFor(challenge, payTo.address) }),
-    };
+    const body = await signatureProof(challenge, payTo);
     await prove(api, alpha.registrationId, body).expect(200);
     const replay = await prove(api, alpha.registrationId, body).expect(409);
     expect(replay.body.message).toMatch(/already used/);
@@ -111,35 +102,27 @@ describe("proving ownership of a registered origin", () => {
 
   it("when an address the challenge does not name signs, then it is refused (403) and the owner stays", async () => {
     const challenge = await askChallenge(api, alpha.registrationId);
-    const signature = await stranger.signMessage({ message: messageFor(challenge, payTo.address) });
-    const wrong = await prove(api, alpha.registrationId, {
-      nonce: challenge.nonce,
-      method: "signature",
-      address: stranger.address,
-      signature,
-    }).expect(403);
+    const wrong = await prove(
+      api,
+      alpha.registrationId,
+      await signatureProof(challenge, stranger, { over: payTo.address }),
+    ).expect(403);
     expect(wrong.body.message).toMatch(/is not a pay_to/);
-    const forged = await prove(api, alpha.registrationId, {
-      nonce: challenge.nonce,
-      method: "signature",
-      address: payTo.address,
-      signature,
-    }).expect(403);
+    const forged = await prove(
+      api,
+      alpha.registrationId,
+      await signatureProof(challenge, stranger, { over: payTo.address, claimed: payTo.address }),
+    ).expect(403);
     expect(forged.body.message).toMatch(/does not verify/);
     expect((await ownerOf(alpha.origin)).owner.address).toBe(payTo.address.toLowerCase());
   });
 
   it("when the challenge has expired, then a valid signature is refused (410)", async () => {
     const challenge = await askChallenge(api, alpha.registrationId);
-    const signature = await payTo.signMessage({ message: messageFor(challenge, payTo.address) });
+    const body = await signatureProof(challenge, payTo);
     clock.now = new Date(clock.now.getTime() + 60_000);
     try {
-      const expired = await prove(api, alpha.registrationId, {
-        nonce: challenge.nonce,
-        method: "signature",
-        address: payTo.address,
-        signature,
-      }).expect(410);
+      const expired = await prove(api, alpha.registrationId, body).expect(410);
       expect(expired.body.message).toMatch(/expired/);
     } finally {
       clock.now = new Date(clock.now.getTime() - 60_000);
@@ -147,33 +130,17 @@ describe("proving ownership of a registered origin", () => {
   });
 
   it("when another key of the origin signs, then ownership moves only once its proof verifies, and the change is an event", async () => {
-    const first = await askChallenge(api, alpha.registrationId);
-    const oldCredential = (
-      await prove(api, alpha.registrationId, {
-        nonce: first.nonce,
-        method: "signature",
-        address: payTo.address,
-        signature: await payTo.signMessage({ message: messageFor(first, payTo.address) }),
-      }).expect(200)
-    ).body.credential as string;
+    const oldCredential = await becomeOwner(api, alpha, payTo);
     const challenge = await askChallenge(api, alpha.registrationId);
-    const message = messageFor(challenge, solanaPayTo.address);
     const before = (await ownerChanges()).length;
-    await prove(api, alpha.registrationId, {
-      nonce: challenge.nonce,
-      method: "signature",
-      address: solanaPayTo.address,
-      signature: solanaKey().sign(message),
-    }).expect(403);
+    const over = { over: solanaPayTo.address, claimed: solanaPayTo.address };
+    await prove(api, alpha.registrationId, await signatureProof(challenge, solanaKey(), over)).expect(403);
     expect((await ownerOf(alpha.origin)).owner.method).toBe("signature");
     expect((await ownerOf(alpha.origin)).owner.chain_id).toBe(BASE);
 
-    const moved = await prove(api, alpha.registrationId, {
-      nonce: challenge.nonce,
-      method: "signature",
-      address: solanaPayTo.address,
-      signature: solanaPayTo.sign(message),
-    }).expect(200);
+    const moved = await prove(api, alpha.registrationId, await signatureProof(challenge, solanaPayTo)).expect(
+      200,
+    );
     expect(moved.body).toMatchObject({
       owner: { address: solanaPayTo.address, chain_id: SOLANA },
       owner_changed: true,

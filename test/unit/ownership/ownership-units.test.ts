@@ -53,11 +53,11 @@ describe("ownership's pure parts", () => {
       text,
     );
     if (!forEvm || !forSolana) throw new Error("two messages expected");
-    expect(await signatureVerifies(forEvm, await evm.signMessage({ message: forEvm.message }))).toBe(true);
+    expect(await signatureVerifies(forEvm, await evm.sign(forEvm.message))).toBe(true);
     expect(await signatureVerifies(forEvm, "0x1234")).toBe(false);
     expect(await signatureVerifies(forEvm, "not hex")).toBe(false);
-    expect(await signatureVerifies(forSolana, solana.sign(forSolana.message))).toBe(true);
-    expect(await signatureVerifies(forSolana, solanaKey().sign(forSolana.message))).toBe(false);
+    expect(await signatureVerifies(forSolana, await solana.sign(forSolana.message))).toBe(true);
+    expect(await signatureVerifies(forSolana, await solanaKey().sign(forSolana.message))).toBe(false);
     expect(await signatureVerifies(forSolana, "0OIl")).toBe(false);
   });
 
