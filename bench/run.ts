@@ -11,6 +11,7 @@ import { runEventsBenchmark } from "./events";
 import { runFreshnessBenchmark } from "./freshness";
 import { runPagesBenchmark } from "./pages";
 import { runProbeBenchmark } from "./probe";
+import { runRegistrationsBenchmark } from "./registrations";
 import { runScaleBenchmark } from "./scale";
 import { runPaidCallsBenchmark } from "./x402-paid";
 
@@ -22,6 +23,8 @@ console.log(sections.at(-1));
 sections.push(await runPagesBenchmark());
 console.log(sections.at(-1));
 sections.push(await runProbeBenchmark());
+console.log(sections.at(-1));
+sections.push(await runRegistrationsBenchmark());
 console.log(sections.at(-1));
 sections.push(await runEventsBenchmark());
 console.log(sections.at(-1));

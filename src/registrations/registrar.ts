@@ -38,8 +38,6 @@ export class RegistrationLimited extends Error {
 
 export interface RegisterResult {
   registration: Registration;
-  /** First submission of this target. */
-  created: boolean;
 }
 
 /** The probe and manifest settings an origin check uses: the probes' limits, address guard and per-host pace. */
@@ -110,10 +108,10 @@ export class Registrar {
       }
     }
     const { registration, created } = await submitRegistration(this.deps.db, target, submitter);
-    if (!created && registration.state === "listed") return { registration, created };
+    if (!created && registration.state === "listed") return { registration };
     const result = await this.checkOrigin(target.origin);
     const checked = result.registrations.find((r) => r.id === registration.id);
-    return { registration: checked ?? (await this.find(registration.id)) ?? registration, created };
+    return { registration: checked ?? (await this.find(registration.id)) ?? registration };
   }
 
   /** Re-indexes an origin now, within its hourly limit. */

@@ -1,6 +1,6 @@
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
-import type { z } from "zod";
-import { errorBodySchema, noQuery } from "../http/schemas/common";
+import { errorResponse as error, json } from "../http/openapi/accounts-operations";
+import { noQuery } from "../http/schemas/common";
 import {
   originParams,
   registrationBody,
@@ -9,13 +9,6 @@ import {
   registrationSchema,
   reindexSchema,
 } from "./schemas";
-
-const json = (description: string, schema: z.ZodType) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-
-const error = (description: string) => json(description, errorBodySchema);
 
 /** The OpenAPI operations of registrations and re-indexes (registrations-route.ts). */
 export function registrationOperations(): RouteConfig[] {
@@ -30,14 +23,13 @@ export function registrationOperations(): RouteConfig[] {
         "Answered once the check is done (within the probe's time limit, a few seconds at the default politeness): " +
         "the origin's manifest is read and the URL probed through the SSRF guard; what answers a valid x402 challenge " +
         "or is listed by the manifest is stored under the source kind registered (service.listed events) and " +
-        "answered 201. A URL that answers no valid challenge, or an origin whose manifest lists nothing, is 422 with " +
-        "the reason. Submitting the same URL (and method) or origin again returns the same registration (200 when " +
-        "listed; a refused one is checked again). Without a key: REGISTRATIONS_ANONYMOUS_PER_HOUR per address.",
+        "answered 201 with state listed. A URL that answers no valid challenge, or an origin whose manifest lists " +
+        "nothing, is 422 with the reason. Submitting the same URL (and method) or origin again returns the same " +
+        "registration (a listed one as it is; a refused one is checked again). State pending: another check of the " +
+        "origin held it up for 30 s; GET it later. Without a key: REGISTRATIONS_ANONYMOUS_PER_HOUR per address.",
       request: { query: noQuery, body: { content: { "application/json": { schema: registrationBody } } } },
       responses: {
-        200: json("Submitted before and listed: the same registration.", registrationSchema),
-        201: json("Listed now.", registrationSchema),
-        202: json("Pending: another check of the origin held it up; GET it again.", registrationSchema),
+        201: json("The registration, new or submitted before: listed (or pending).", registrationSchema),
         ...invalid,
         422: json("Not listed; message and registration.reason say why.", registrationRefusedSchema),
       },

@@ -52,8 +52,8 @@ function available(registrar: Registrar | undefined): Registrar {
 /**
  * POST /v1/registrations, GET /v1/registrations/{id}, POST /v1/origins/{origin}/reindex. A
  * submission is checked within the request (manifest read, URL probed, what passes stored) and
- * answered with its outcome: 201 listed (200 when submitted before), 422 refused with the
- * reason, 202 pending when another check of the origin held it up.
+ * answered with the registration, new or found again: 201 listed (or pending, when another check
+ * of the origin held it up), 422 refused with the reason.
  */
 export function registrationsRouter(registrar: Registrar | undefined): Router {
   const router = apiRouter();
@@ -62,7 +62,7 @@ export function registrationsRouter(registrar: Registrar | undefined): Router {
     .post(jsonBody("8kb"), async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const body = parseInput(registrationBody, req.body ?? {}, "body");
-      const { registration, created } = await available(registrar)
+      const { registration } = await available(registrar)
         .register(targetOf(body), submitterOf(req, res))
         .catch((error: unknown) => limited(res, error));
       const json = registrationJson(registration);
@@ -72,7 +72,7 @@ export function registrationsRouter(registrar: Registrar | undefined): Router {
         res.status(422).json({ statusCode: 422, message, error: "Unprocessable Entity", registration: json });
         return;
       }
-      res.status(registration.state === "pending" ? 202 : created ? 201 : 200).json(json);
+      res.status(201).json(json);
     })
     .all(methodNotAllowed);
   router

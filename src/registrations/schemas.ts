@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorBodySchema, isoTimestamp } from "../http/schemas/common";
+import { preflightSchema } from "../http/schemas/preflight";
 import { CHECK_IDS, CHECK_RESULTS } from "../trust/types";
 
 /** The zod schemas of the registration routes and the MCP tool register_resource. */
@@ -81,26 +82,34 @@ export const originParams = z.strictObject({
 
 const listedSchema = z
   .strictObject({
-    method: z.string(),
-    url: z.string(),
+    method: z.string().meta({ description: "HTTP method, e.g. GET." }),
+    url: z.string().meta({ description: "The resource's URL." }),
     service_id: z.string().meta({ description: "Its catalogue entry (GET /v1/services/{id})." }),
   })
   .meta({ id: "ListedResource" });
 
 const probeVerdictSchema = z
   .strictObject({
-    method: z.string(),
-    url: z.string(),
-    outcome: z.string().meta({
-      description: "challenge, no_challenge, http_error, network_error or refused (address guard).",
-    }),
-    status_code: z.number().int().nullable(),
-    challenge_valid: z.boolean(),
-    x402_version: z.number().int().nullable(),
-    error: z.string().nullable().meta({ description: "Why the answer is not a valid challenge." }),
+    method: z.string().meta({ description: "The method it was probed with." }),
+    url: z.string().meta({ description: "The URL probed." }),
+    ...preflightSchema.pick({
+      outcome: true,
+      status_code: true,
+      challenge_valid: true,
+      x402_version: true,
+      error: true,
+    }).shape,
     payment_options: z.number().int().meta({ description: "How many payment options the challenge offers." }),
     checks: z
-      .array(z.strictObject({ id: z.enum(CHECK_IDS), result: z.enum(CHECK_RESULTS), reason: z.string() }))
+      .array(
+        z.strictObject({
+          id: z
+            .enum(CHECK_IDS)
+            .meta({ description: "The check's name (docs/agents.md, Checks and grades)." }),
+          result: z.enum(CHECK_RESULTS).meta({ description: "pass, warn or fail." }),
+          reason: z.string().meta({ description: "Why, in words." }),
+        }),
+      )
       .meta({ description: "The named checks this answer decides (docs/agents.md)." }),
   })
   .meta({ description: "The probe of the registered URL." });
@@ -111,19 +120,26 @@ const manifestVerdictSchema = z
       description:
         "read; absent (no manifest); failed (one may exist but could not be read: nothing delisted).",
     }),
-    url: z.string().nullable(),
-    reason: z.string().nullable(),
+    url: z.string().nullable().meta({ description: "The manifest's URL (where it was read, or failed)." }),
+    reason: z.string().nullable().meta({ description: "Why it is absent or could not be read." }),
     resources: z.number().int().meta({ description: "Resources the manifest lists on this origin." }),
     problems: z
-      .array(z.strictObject({ where: z.string(), message: z.string() }))
+      .array(
+        z.strictObject({
+          where: z.string().meta({ description: "The item's JSON path in the manifest." }),
+          message: z.string().meta({ description: "Why it was not listed." }),
+        }),
+      )
       .meta({ description: "Items that could not be read (the first 20), with their JSON path." }),
   })
   .meta({ description: "The read of the origin's manifest." });
 
 export const registrationSchema = z
   .strictObject({
-    id: z.string(),
-    kind: z.enum(["url", "origin"]),
+    id: z.string().meta({ description: "The registration's id (GET /v1/registrations/{id})." }),
+    kind: z
+      .enum(["url", "origin"])
+      .meta({ description: "One resource (url) or an origin's manifest (origin)." }),
     url: z.string().nullable().meta({ description: "The registered resource (kind url)." }),
     method: z.string().nullable().meta({ description: "How it is probed (kind url)." }),
     origin: z.string().meta({ description: "Its origin; the manifest read is this origin's." }),
@@ -156,19 +172,27 @@ export const registrationRefusedSchema = errorBodySchema
 
 export const reindexSchema = z
   .strictObject({
-    origin: z.string(),
+    origin: z.string().meta({ description: "The origin re-indexed." }),
     status: z.enum(["completed", "partial", "failed", "aborted"]).meta({
       description:
         "The run's status: partial or failed when the manifest or a URL could not be read (nothing delisted).",
     }),
     message: z.string().nullable().meta({ description: "Why it is not completed." }),
     crawl_run_id: z.string().meta({ description: "The run (GET /v1/crawls)." }),
-    counts: z.strictObject({
-      services_new: z.number().int(),
-      services_updated: z.number().int(),
-      services_unchanged: z.number().int(),
-      services_delisted: z.number().int(),
-    }),
+    counts: z
+      .strictObject({
+        services_new: z
+          .number()
+          .int()
+          .meta({ description: "Services the origin's source lists for the first time." }),
+        services_updated: z
+          .number()
+          .int()
+          .meta({ description: "Services whose endpoints or prices changed." }),
+        services_unchanged: z.number().int().meta({ description: "Services as stored (or kept as stored)." }),
+        services_delisted: z.number().int().meta({ description: "Services the source no longer lists." }),
+      })
+      .meta({ description: "What the run wrote." }),
     manifest: manifestVerdictSchema,
     listed: z
       .array(listedSchema)

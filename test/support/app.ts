@@ -7,6 +7,7 @@ import { type AppDependencies, createApp } from "../../src/http/app";
 import type { Logger } from "../../src/logging/logger";
 import type { TestDatabase } from "./database";
 import { testLogger } from "./logger";
+import { testRegistrar } from "./registrations";
 
 export interface TestApp {
   app: Express;
@@ -35,7 +36,7 @@ export interface TestAppOptions {
   preflight?: AppDependencies["preflight"];
   answerKeys?: AppDependencies["answerKeys"];
   sales?: AppDependencies["sales"];
-  /** Registrations (src/registrations), made with the app's pool. */
+  /** Registrations (src/registrations), made with the app's pool; default: testRegistrar's. */
   registrar?: (pool: ReadPool) => NonNullable<AppDependencies["registrar"]>;
   ownership?: AppDependencies["ownership"];
 }
@@ -65,7 +66,7 @@ export function createTestApp(
     preflight: options.preflight,
     answerKeys: options.answerKeys,
     sales: options.sales,
-    registrar: options.registrar?.(pool),
+    registrar: (options.registrar ?? testRegistrar(database))(pool),
     ownership: options.ownership,
   });
   return {

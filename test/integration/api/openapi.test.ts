@@ -323,14 +323,15 @@ describe("GET /openapi.json and /docs", () => {
 
 /**
  * The one success code each operation documents: what its handler answers. A POST that creates
- * answers 201, one that only queues work 202, one that acts on an existing object or only reads
- * (a preflight) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
+ * answers 201 (a registration, found again or new, too), one that only queues work 202, one that
+ * acts on an existing object or only reads (a preflight, a re-index, an ownership proof, a
+ * deregistration) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
  */
 function expectedSuccess(method: string, path: string): string {
   if (method === "delete") return /^\/v1\/(webhook-endpoints|origin-owners)\//.test(path) ? "204" : "200";
   if (method !== "post") return "200";
   if (path.endsWith("/test") || path.endsWith("/retry")) return "202";
-  if (path === "/v1/preflight" || path.endsWith("/ownership-proof") || path.endsWith("/deregister"))
+  if (["/preflight", "/reindex", "/ownership-proof", "/deregister"].some((end) => path.endsWith(end)))
     return "200";
   if (path.endsWith("/cancel") || path.endsWith("/rotate-secret") || path.endsWith("/change-plan"))
     return "200";

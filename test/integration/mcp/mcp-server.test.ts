@@ -15,6 +15,7 @@ const TOOLS = [
   "get_service_history",
   "list_categories",
   "preflight_endpoint",
+  "register_resource",
   "search_endpoints",
   "search_services",
 ];
@@ -87,14 +88,17 @@ describe("the MCP server, through the SDK's own client", () => {
     await database.drop();
   });
 
-  it("when the tools are listed over HTTP, then all six come, each with input and output schemas", async () => {
+  it("when the tools are listed over HTTP, then all seven come, each with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
-      // Preflight calls the endpoint (and records the probe): the one tool that is not read-only.
-      expect(tool.annotations?.readOnlyHint).toBe(tool.name !== "preflight_endpoint");
+      // Preflight calls the endpoint (and records the probe) and registering writes the catalogue:
+      // the tools that are not read-only.
+      expect(tool.annotations?.readOnlyHint).toBe(
+        !["preflight_endpoint", "register_resource"].includes(tool.name),
+      );
     }
     const search = tools.find((t) => t.name === "search_services");
     expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(

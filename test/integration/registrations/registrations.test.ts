@@ -122,7 +122,7 @@ describe("registrations", () => {
     const url = `${at("alpha.example")}/legacy`;
     const first = (await post("10.0.0.2", { url }).expect(201)).body as RegistrationJson;
     const events = await database.db.event.count();
-    const again = await post("10.0.0.3", { url }).expect(200);
+    const again = await post("10.0.0.3", { url }).expect(201);
     expect(again.body.id).toBe(first.id);
     expect(await database.db.registration.count({ where: { url } })).toBe(1);
     expect(await database.db.endpoint.count({ where: { url } })).toBe(1);
@@ -161,7 +161,7 @@ describe("registrations", () => {
     expect(Number(refused.get("Retry-After"))).toBeGreaterThan(0);
 
     const { key } = await issueKey(database.db, "seller", "live", ["catalogue:register"]);
-    const keyed = await post("10.0.0.7", { url }).set("Authorization", `Bearer ${key}`).expect(200);
+    const keyed = await post("10.0.0.7", { url }).set("Authorization", `Bearer ${key}`).expect(201);
     expect(keyed.body.state).toBe("listed");
     const { key: readOnly } = await issueKey(database.db, "reader", "live", ["catalogue:read"]);
     await post("10.0.0.8", { url }).set("Authorization", `Bearer ${readOnly}`).expect(403);

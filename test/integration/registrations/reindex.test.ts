@@ -152,9 +152,15 @@ describe("re-indexing registered origins", () => {
     const schedule = startRegisteredReindex(registrar.deps, 1_000, testLogger);
     try {
       await expect
-        .poll(() => database.db.crawlRun.count({ where: { sourceId: source.id, trigger: "schedule" } }), {
-          timeout: 10_000,
-        })
+        .poll(
+          () =>
+            database.db.crawlRun.count({
+              where: { sourceId: source.id, trigger: "schedule", status: "completed" },
+            }),
+          {
+            timeout: 20_000,
+          },
+        )
         .toBeGreaterThan(0);
     } finally {
       await schedule.stop();
