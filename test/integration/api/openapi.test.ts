@@ -142,14 +142,14 @@ describe("GET /openapi.json and /docs", () => {
       Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation })),
     );
     for (const { path, method, operation: described } of operations) {
-      expect(["get", "post", "patch", "delete"]).toContain(method);
+      expect(["get", "post", "put", "patch", "delete"]).toContain(method);
       const operation = described as JsonObject;
       expect(operation.summary, path).toEqual(expect.any(String));
       const parameters = (operation.parameters ?? []) as JsonObject[];
       const names = parameters.map((p) => `${p.in}:${p.name}`);
       expect(new Set(names).size, `${path} duplicate parameters`).toBe(names.length);
       for (const parameter of parameters) {
-        expect(["query", "path"]).toContain(parameter.in);
+        expect(["query", "path", "header"]).toContain(parameter.in);
         expect(parameter.schema, `${path} ${parameter.name}`).toEqual(expect.any(Object));
         if (parameter.in === "path") expect(parameter.required).toBe(true);
       }
