@@ -62,6 +62,8 @@ const POLICIES: Record<string, RoutePolicy> = {
   events: CATALOGUE,
   "webhook-endpoints": { group: "webhooks", access: "protected", scope: "webhooks:write" },
   registrations: REGISTRATIONS,
+  // What an origin's verified owner does: the ownership credential (X-Owner-Credential) decides, in the route.
+  "origin-owners": { group: "owners", access: "public" },
   // Re-indexing an origin on demand: keys that may register.
   origins: { group: "registrations", access: "protected", scope: "catalogue:register" },
   // The catalogue's own x402 sales: the operator's, not any organisation's.

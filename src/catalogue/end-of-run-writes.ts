@@ -48,7 +48,8 @@ export async function extendUnchangedHistory(db: Database, serviceIds: string[],
 
 /**
  * Every service on the listing is listed and seen now, including ones that had been delisted
- * (each of those emits service.relisted in the same transaction).
+ * (each of those emits service.relisted in the same transaction), except those their origin's
+ * owner had delisted (delist_reason owner_request), which stay as they are.
  */
 export async function markListed(
   db: Database,
@@ -65,7 +66,7 @@ export async function markListed(
           UPDATE services s SET last_seen_at = ${at}, status = 'listed', delisted_at = NULL, updated_at = now()
           FROM services old JOIN sources src ON src.id = old.source_id
           WHERE old.id = s.id AND s.source_id = ${sourceId}::uuid AND s.detail_url = ANY(${urls}::text[])
-            AND (s.last_seen_at < ${at} OR s.status <> 'listed')
+            AND (s.last_seen_at < ${at} OR s.status <> 'listed') AND s.delist_reason IS NULL
           RETURNING s.id::text, s.name, s.detail_url, src.kind::text AS source, old.status::text AS was`;
         await emitStatusEvents(
           tx,

@@ -1,4 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
+import { ownerVerifiedOf } from "../ownership/owner-columns";
 import { isEntryMember } from "./catalogue-entries";
 import { probeRange, windowColumns } from "./probe-stats";
 import { serviceEndpoints, serviceTags } from "./search-documents";
@@ -7,7 +8,7 @@ import { decimalText, volumeText } from "./sql";
 
 /**
  * CSV columns of services.csv, in order. What analysts filter on in JSON is here too (price,
- * networks, sources, verification, our probes' uptime and latency over 30 days, trust verdicts). A multi-valued
+ * networks, sources, verification, our probes' uptime and latency over 30 days, trust verdicts, owner_verified). A multi-valued
  * cell joins its values with MULTI_VALUE_SEPARATOR.
  */
 export const SERVICE_EXPORT_COLUMNS = [
@@ -40,6 +41,7 @@ export const SERVICE_EXPORT_COLUMNS = [
   "grade",
   "score",
   "warnings",
+  "owner_verified",
 ] as const;
 
 /**
@@ -106,7 +108,8 @@ export function serviceExportQuery(ids: string[], payableEndpoints: number[]): P
       ${decimalText(Prisma.sql`round(100.0 * pr.up_30d / ${attempted}, 2)`)},
       ${decimalText(Prisma.sql`round(pr.p50_30d::numeric, 1)`)},
       ${decimalText(Prisma.sql`round(pr.p99_30d::numeric, 1)`)},
-      c.payable::text, s.health, s.grade, s.score::text, ${joined(Prisma.sql`s.trust_warnings`)}
+      c.payable::text, s.health, s.grade, s.score::text, ${joined(Prisma.sql`s.trust_warnings`)},
+      (${ownerVerifiedOf("s")})::text
     -- The rows themselves are read as before the aggregates existed (the plan streams as it did).
     FROM unnest(${ids}::uuid[], ${payableEndpoints}::int[]) WITH ORDINALITY AS c(id, payable, ord)
     JOIN services s ON s.id = c.id

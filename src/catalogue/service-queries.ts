@@ -1,5 +1,6 @@
 import { type Queryable, queryRows } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
+import { ownerColumns, ownerVerifiedOfEveryEntry, type ReportRecord } from "../ownership/owner-columns";
 import { entryMinPrice, entryPaymentOptions, isEntryPrimary } from "./catalogue-entries";
 import { serviceEndpoints, serviceTags } from "./search-documents";
 import { decimalText, type SortDirection, volumeText } from "./sql";
@@ -76,6 +77,8 @@ export interface ServiceRecord extends ListedTrust {
   txCount30d: number | null;
   payerCount30d: number | null;
   status: "listed" | "delisted";
+  /** owner_request when its origin's owner had it delisted. */
+  delistReason: "owner_request" | null;
   firstSeenAt: Date;
   lastSeenAt: Date;
   sourceUrl: string;
@@ -83,6 +86,10 @@ export interface ServiceRecord extends ListedTrust {
   priceUsdcMin: string | null;
   /** CAIP-2 networks the entry's payment options use, sorted. */
   networks: string[];
+  /** An origin of the entry's endpoints has a verified owner (src/ownership). */
+  ownerVerified: boolean;
+  /** What that owner reports of its services; null when it reported nothing. */
+  ownerReported: ReportRecord | null;
 }
 
 /**
@@ -111,9 +118,9 @@ export const SERVICE_COLUMNS = Prisma.sql`
   s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
   s.info_updated_at AS "infoUpdatedAt", ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d",
   s.tx_count_30d AS "txCount30d", s.payer_count_30d AS "payerCount30d", s.status::text AS status,
-  s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl",
+  s.delist_reason AS "delistReason", s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl",
   ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin", ${entryNetworks} AS networks,
-  ${listedTrustColumns("s")}`;
+  ${listedTrustColumns("s")}, ${ownerColumns("s")}`;
 
 export type SortKey = Exclude<ServiceSort, "relevance">;
 
@@ -135,6 +142,7 @@ export type EntryFields = Pick<
   | "grade"
   | "score"
   | "trustWarnings"
+  | "ownerVerified"
 >;
 
 /** Every catalogue entry (its primary row), with its place in each sort. */
@@ -173,6 +181,7 @@ export function allEntriesQuery(): Prisma.Sql {
         s.domain, s.uptime_30d AS "uptime30d", s.avg_response_ms_30d AS "avgResponseMs30d",
         ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d", s.tx_count_30d AS "txCount30d",
         s.payer_count_30d AS "payerCount30d", s.info_updated_at AS "infoUpdatedAt", ${listedTrustColumns("s")},
+        ${ownerVerifiedOfEveryEntry("s")} AS "ownerVerified",
         ARRAY[${ranks}] AS ranks, (row_number() OVER (ORDER BY ${shownId("s")}, s.id) - 1)::int AS "idPlace"
       FROM services s
       WHERE ${isEntryPrimary("s")}

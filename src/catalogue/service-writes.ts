@@ -113,7 +113,10 @@ async function upsertServiceRows(
            info_updated_at, volume, tx_count, payer_count)
     ON CONFLICT (source_id, detail_url) DO UPDATE SET
       name = EXCLUDED.name, domain = EXCLUDED.domain, description = EXCLUDED.description,
-      category = EXCLUDED.category, status = 'listed', delisted_at = NULL, content_hash = EXCLUDED.content_hash,
+      category = EXCLUDED.category, content_hash = EXCLUDED.content_hash,
+      -- A service its origin's owner had delisted stays delisted (src/ownership).
+      status = CASE WHEN services.delist_reason = 'owner_request' THEN services.status ELSE 'listed' END,
+      delisted_at = CASE WHEN services.delist_reason = 'owner_request' THEN services.delisted_at END,
       last_seen_at = EXCLUDED.last_seen_at, uptime_30d = EXCLUDED.uptime_30d,
       avg_response_ms_30d = EXCLUDED.avg_response_ms_30d, info_updated_at = EXCLUDED.info_updated_at,
       volume_usdc_30d = EXCLUDED.volume_usdc_30d, tx_count_30d = EXCLUDED.tx_count_30d,

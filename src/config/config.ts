@@ -4,6 +4,7 @@ import { settlementChainsSchema } from "../billing/settlement-chains";
 import { redactSecrets } from "../logging/safe-error";
 import { sourcesSettingSchema } from "../sources/source-spec";
 import { deliverySettings } from "./delivery-settings";
+import { ownershipSettings } from "./ownership-settings";
 import { registrationSettings } from "./registration-settings";
 import {
   booleanFlag,
@@ -332,6 +333,7 @@ export const settings = {
   ...deliverySettings,
   ...registrationSettings,
   ...x402CatalogueSettings,
+  ...ownershipSettings,
 } as const;
 
 type Settings = typeof settings;

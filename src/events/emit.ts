@@ -51,8 +51,9 @@ export async function emitEvents(tx: EventTransaction, events: readonly NewEvent
   if (events.length === 0) return 0;
   const rows = events.map(checked);
   const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
-  // One delivery per endpoint that is enabled, belongs to the owner (owned kinds) and selects
-  // the kind or "*"; the test event goes to its one endpoint, enabled or not.
+  // One delivery per endpoint that is enabled, belongs to the owner (owned kinds), selects the
+  // kind or "*" and, for an origin owner's endpoint, concerns that origin (its services, its
+  // ownership); the test event goes to its one endpoint, enabled or not.
   const deliveries = await tx.$executeRaw(
     Prisma.sql`
       WITH n AS (
@@ -77,6 +78,8 @@ export async function emitEvents(tx: EventTransaction, events: readonly NewEvent
         ELSE w.disabled_at IS NULL
           AND (n.organisation_id IS NULL OR (w.organisation_id = n.organisation_id AND w.environment = n.environment))
           AND ('*' = ANY(w.enabled_events) OR n.type = ANY(w.enabled_events))
+          AND (w.origin IS NULL OR n.data->>'origin' = w.origin
+            OR (n.service_id IS NOT NULL AND service_at_origin(n.service_id, w.origin)))
       END`,
   );
   // Sent when the transaction commits (never for a rollback), once however many emits it made.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FLAG_RULES } from "../activity/wash-rules";
+import { ownerIdentitySchema } from "../ownership/owner-identity";
 
 /**
  * The `data` of each event kind, version 1. A change to a payload that could break a consumer
@@ -113,6 +114,15 @@ export const endpointHealthChangedData = z.strictObject({
 });
 
 export const serviceHealthChangedData = z.strictObject({ service_id: id, ...healthChange });
+
+export const originOwnerChangedData = z.strictObject({
+  origin: z.string().meta({ description: "The origin (scheme://host[:port])." }),
+  owner: ownerIdentitySchema.meta({ description: "The owner now." }),
+  previous_owner: ownerIdentitySchema
+    .nullable()
+    .meta({ description: "The owner it replaced; null for the first." }),
+  verified_at: z.string().meta({ format: "date-time", description: "When the new owner's proof verified." }),
+});
 
 export const crawlEventData = z.strictObject({
   crawl_run_id: id.meta({ description: "The run (GET /v1/crawls)." }),

@@ -13,6 +13,7 @@ import { CatalogueReader } from "../mcp/catalogue-reader";
 import { mcpRouter } from "../mcp/http-route";
 import { countRequests, metricsRouter } from "../metrics/http-metrics";
 import { metrics as productMetrics } from "../metrics/metrics";
+import { type OwnershipSettings, ownershipWith } from "../ownership/ownership";
 import { pagesRouter } from "../pages/routes";
 import type { Registrar } from "../registrations/registrar";
 import { registrationsRouter } from "../registrations/registrations-route";
@@ -36,6 +37,7 @@ import { endpointsRouter } from "./routes/endpoints";
 import { eventsRouter } from "./routes/events";
 import { exportRowCounter, exportsRouter } from "./routes/exports";
 import { llmsRouter } from "./routes/llms";
+import { ownershipRouter } from "./routes/ownership";
 import { paymentOrdersRouter } from "./routes/payment-orders";
 import { preflightRouter } from "./routes/preflight";
 import { probeSweepsRouter } from "./routes/probe-sweeps";
@@ -104,6 +106,11 @@ export interface AppDependencies {
   sales?: X402Sales;
   /** Registrations and re-indexes on demand (src/registrations); none: those routes answer 503. */
   registrar?: Registrar;
+  /**
+   * Proving ownership of origins (src/ownership): challenges' lifetime, and the token file's fetch
+   * (the probes' limits and allowed networks). Default: OWNERSHIP_CHALLENGE_TTL's default, public addresses only.
+   */
+  ownership?: OwnershipSettings;
 }
 
 /** The HTTP API as a function of its dependencies, so tests start the real app in-process. */
@@ -128,6 +135,7 @@ export function createApp({
   answerKeys = AnswerKeyRing.ephemeral(),
   sales,
   registrar,
+  ownership,
 }: AppDependencies): Express {
   const readiness = new CatalogueReadiness();
   const search = new InMemoryCatalogueSearch({
@@ -203,6 +211,7 @@ export function createApp({
   );
   app.use(eventsRouter(pool));
   app.use(webhooksRouter({ db, logger, ...webhooks }));
+  app.use(ownershipRouter({ ownership: ownershipWith(db, ownership), webhooks: { ...webhooks, logger } }));
   app.use(x402PaymentsRouter(db));
   app.use(rootRouter());
   app.use(notFoundHandler);

@@ -15,6 +15,7 @@ import type { ServiceRecord } from "../catalogue/service-queries";
 import type { TaxonomyCount } from "../catalogue/taxonomy-queries";
 import type { ListedTrust } from "../catalogue/trust-queries";
 import { transportOf } from "../mcp-tools/tool-url";
+import { reportJson } from "../ownership/owner-columns";
 import type { EndpointPayability } from "../payability/endpoint-verdict";
 import { priceKindOf } from "../payability/requirement-verdict";
 import type { QueryReading } from "../search/catalogue-search";
@@ -53,12 +54,16 @@ export function serviceJson(service: ServiceRecord) {
     tx_count_30d: service.txCount30d,
     payer_count_30d: service.payerCount30d,
     status: service.status,
+    delist_reason: service.delistReason,
     first_seen_at: service.firstSeenAt.toISOString(),
     last_seen_at: service.lastSeenAt.toISOString(),
     source_url: service.sourceUrl,
     price_usdc_min: service.priceUsdcMin,
     networks: service.networks,
     ...listedTrustJson(service),
+    owner_verified: service.ownerVerified,
+    owner_reported:
+      service.ownerReported && reportJson(service.ownerReported, service.ownerReported.reported_at),
   };
 }
 

@@ -4,7 +4,14 @@ import { redactSecrets, safeError } from "./safe-error";
 export type Logger = pino.Logger;
 
 /** Keys whose values never reach a log line, wherever they appear in the first levels of an object. */
-const SECRET_KEYS = ["password", "secretKey", "connectionString", "databaseUrl", "DATABASE_URL"];
+const SECRET_KEYS = [
+  "password",
+  "secretKey",
+  "connectionString",
+  "databaseUrl",
+  "DATABASE_URL",
+  "credential",
+];
 
 /**
  * JSON lines for machines; pretty output when a person watches a terminal. Errors are logged as

@@ -19,6 +19,9 @@ const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]+):[^@/\s]*@/gi;
 const KEY_VALUE_SECRET =
   /\b(password|secret|secretKey|token|api[_-]?key)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;}]+)/gi;
 
+// An origin owner's credential (src/ownership/credential.ts), wherever a message quotes one.
+const OWNER_CREDENTIAL = /\bxown_[A-Za-z0-9_-]{43}/g;
+
 // A BIP32 extended private key (xprv/tprv/yprv/zprv …) pasted where an xpub belongs.
 const EXTENDED_PRIVATE_KEY = /\b([xtyzuv]prv)[1-9A-HJ-NP-Za-km-z]{100,}/g;
 
@@ -27,7 +30,8 @@ export function redactSecrets(text: string): string {
   return text
     .replace(URL_CREDENTIALS, "$1:***@")
     .replace(KEY_VALUE_SECRET, "$1$2***")
-    .replace(EXTENDED_PRIVATE_KEY, "$1***");
+    .replace(EXTENDED_PRIVATE_KEY, "$1***")
+    .replace(OWNER_CREDENTIAL, "xown_***");
 }
 
 function codeOf(error: object): string | undefined {

@@ -15,6 +15,7 @@ import { ResponseCache } from "../http/response-cache";
 import { listen } from "../http/server";
 import type { Logger } from "../logging/logger";
 import { exposeMetrics, metricsSettingsFromConfig } from "../metrics/serve-metrics";
+import { ownershipSettingsFromConfig } from "../ownership/ownership";
 import { probeSettingsFromConfig } from "../probe/settings";
 import { startProbing } from "../probe/start-probing";
 import { registrarFromConfig } from "../registrations/registrar";
@@ -107,6 +108,7 @@ export async function startProduct(config: Config, logger: Logger, shutdown: Shu
       webhooks: { allowedNetworks: webhookSettings.allowedNetworks, secretKeys, notify: webhooks.notify },
       metrics: config.METRICS_ENABLED ? { serve: exposed.onApiPort } : undefined,
       preflight: preflightWith(db, probeSettingsFromConfig(config)),
+      ownership: ownershipSettingsFromConfig(config),
       answerKeys,
       sales,
       registrar,

@@ -13,6 +13,8 @@ export interface WebhookEndpointInput {
   description: string;
   enabledEvents: string[];
   redactMetadata: boolean;
+  /** Only events of this origin (an origin owner's endpoint, src/ownership). */
+  origin?: string;
 }
 
 export interface WebhookEndpointChanges extends Partial<WebhookEndpointInput> {

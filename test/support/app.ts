@@ -39,6 +39,7 @@ export interface TestAppOptions {
   responseCache?: AppDependencies["responseCache"];
   /** Registrations (src/registrations), made with the app's pool; default: testRegistrar's. */
   registrar?: (pool: ReadPool) => NonNullable<AppDependencies["registrar"]>;
+  ownership?: AppDependencies["ownership"];
 }
 
 /**
@@ -68,6 +69,7 @@ export function createTestApp(
     sales: options.sales,
     responseCache: options.responseCache,
     registrar: (options.registrar ?? testRegistrar(database))(pool),
+    ownership: options.ownership,
   });
   return {
     app,

@@ -21,6 +21,7 @@ import {
 } from "../schemas/services";
 import { accountOperations, BEARER_SCHEME, bearerSecurityScheme, secured } from "./accounts-operations";
 import { billingOperations } from "./billing-operations";
+import { ownershipOperations } from "./ownership-operations";
 import { eventAndWebhookOperations } from "./webhooks-operations";
 
 /**
@@ -229,6 +230,7 @@ export function openApiDocument() {
     ...billingOperations(),
     ...eventAndWebhookOperations(),
     ...registrationOperations(),
+    ...ownershipOperations(),
     ...x402PaymentOperations(),
   ])
     registry.registerPath(secured(route));

@@ -31,7 +31,7 @@ const missing = {
   404: errorResponse("No webhook endpoint (or delivery) with this id in this organisation and environment."),
 };
 const queued = { description: "Queued for delivery.", content: {} };
-const body = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
+export const body = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
 
 /** GET /v1/events and the webhook endpoints (src/http/routes/events.ts, webhooks.ts). */
 export function eventAndWebhookOperations(): RouteConfig[] {

@@ -57,7 +57,23 @@ function endpointJson(endpoint: WebhookEndpoint) {
   };
 }
 
-const withSecret = ({ endpoint, secret }: EndpointWithSecret) => ({ ...endpointJson(endpoint), secret });
+export const withSecret = ({ endpoint, secret }: EndpointWithSecret) => ({
+  ...endpointJson(endpoint),
+  secret,
+});
+
+/** A webhook URL's normal form, or a 400 saying why it is refused (the details go to the debug log). */
+export function webhookUrlVetter(
+  deps: Pick<WebhookRouteDeps, "allowedNetworks" | "resolve" | "logger">,
+): (url: string) => Promise<string> {
+  const policy = new AddressPolicy(deps.allowedNetworks);
+  return async (url) => {
+    const check = await vetWebhookUrl(url, policy, deps.resolve ?? systemResolver);
+    if (check.ok) return check.target.url.href;
+    deps.logger.debug({ detail: check.detail }, "webhook URL refused");
+    throw new HttpError(400, `url: ${check.reason}`);
+  };
+}
 
 function notFound(id: string): HttpError {
   return new HttpError(404, `No webhook endpoint with id ${id} in this organisation and environment`);
@@ -69,14 +85,7 @@ export function webhooksRouter(deps: WebhookRouteDeps): Router {
   const router = apiRouter();
   const json = jsonBody();
   const now = deps.now ?? (() => new Date());
-  const policy = new AddressPolicy(deps.allowedNetworks);
-  /** The URL's normal form, or a 400 saying why it is refused (the details go to the debug log). */
-  const vet = async (url: string): Promise<string> => {
-    const check = await vetWebhookUrl(url, policy, deps.resolve ?? systemResolver);
-    if (check.ok) return check.target.url.href;
-    deps.logger.debug({ detail: check.detail }, "webhook URL refused");
-    throw new HttpError(400, `url: ${check.reason}`);
-  };
+  const vet = webhookUrlVetter(deps);
 
   router.post("/v1/webhook-endpoints", json, async (req, res) => {
     parseInput(noQuery, req.query, "query");

@@ -13,6 +13,7 @@ import {
   serviceIdParam,
 } from "./common";
 import { endpointObservedSchema, serviceObservedSchema } from "./observed";
+import { ownerReportSchema } from "./ownership";
 import { optionPayabilityFields, payabilitySchema, priceKindSchema } from "./payability";
 import { evidenceSchema, selfReportedSchema } from "./self-reported";
 import { endpointTrustFields, listTrustFields, serviceTrustFields } from "./trust";
@@ -101,7 +102,11 @@ export const serviceSchema = z
     payer_count_30d: nullableInteger.meta({ description: "Distinct payers over 30 days (source's figure)." }),
     status: z
       .enum(["listed", "delisted"])
-      .meta({ description: "delisted: missing from its sources' last complete crawls." }),
+      .meta({ description: "delisted: missing from its sources' last complete crawls, or its owner asked." }),
+    delist_reason: z.enum(["owner_request"]).nullable().meta({
+      description:
+        "owner_request: its origin's verified owner had it delisted (crawls leave it so); null otherwise.",
+    }),
     first_seen_at: isoTimestamp.meta({ description: "When a crawl first saw it." }),
     last_seen_at: isoTimestamp.meta({ description: "When a crawl last saw it." }),
     source_url: z.string().meta({
@@ -113,6 +118,13 @@ export const serviceSchema = z
       .meta({ description: "The lowest price per call of any payment option, in USDC." }),
     networks: z.array(z.string()).meta({ description: "CAIP-2 networks of the payment options, sorted." }),
     ...listTrustFields,
+    owner_verified: z.boolean().meta({
+      description: 'The owner of an origin of its endpoints proved it (docs/api.md "Ownership").',
+    }),
+    owner_reported: ownerReportSchema.nullable().meta({
+      description:
+        "What that owner reports (description, category, tags, icon); the other fields stay as crawled.",
+    }),
   })
   .meta({
     id: "Service",

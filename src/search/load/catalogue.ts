@@ -91,6 +91,7 @@ export function serviceEntry(
     grade: record.grade,
     score: record.score,
     warnings: shared.list(record.trustWarnings),
+    ownerVerified: record.ownerVerified,
     sortRanks,
   };
 }

@@ -210,6 +210,14 @@ export const SERVICE_FILTERS = {
         "drift); false: none did.",
     }),
   ),
+  owner_verified: filter(
+    "ownerVerified",
+    booleanParam.optional().meta({
+      description:
+        "true: the owner of an origin of its endpoints proved it (a pay_to's signature or the origin's token file; " +
+        'docs/api.md "Ownership"); false: nobody did.',
+    }),
+  ),
   status: filter(
     "status",
     enumParam(["listed", "delisted", "all"])

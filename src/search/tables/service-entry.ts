@@ -53,6 +53,8 @@ export interface ServiceEntry {
   grade: Grade | null;
   score: number | null;
   warnings: readonly Warning[];
+  /** An origin of its endpoints has a verified owner (src/ownership). */
+  ownerVerified: boolean;
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
 }

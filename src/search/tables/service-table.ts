@@ -99,6 +99,7 @@ const SERVICE_CHECKS: {
     return (e) => (e.lastVerifiedAt !== null && e.lastVerifiedAt > since24h) === wanted;
   },
   drift: (drift) => (e) => e.drift === drift,
+  ownerVerified: (wanted) => (e) => e.ownerVerified === wanted,
   health: (health) => {
     const allowed = new Set<string>(health);
     return (e) => allowed.has(e.health);

@@ -36,6 +36,7 @@ const SERVICE_HEADER = [
   "grade",
   "score",
   "warnings",
+  "owner_verified",
 ];
 
 describe("GET /v1/services.csv and /v1/history.csv", () => {
@@ -170,6 +171,7 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "",
+      "false",
     ]);
   });
 
@@ -199,6 +201,7 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "",
+      "false",
     ]);
   });
 

@@ -52,6 +52,12 @@ const OPERATIONS = [
   "/v1/registrations",
   "/v1/registrations/{id}",
   "/v1/origins/{origin}/reindex",
+  "/v1/registrations/{id}/ownership-challenge",
+  "/v1/registrations/{id}/ownership-proof",
+  "/v1/origin-owners/{origin}",
+  "/v1/origin-owners/{origin}/report",
+  "/v1/origin-owners/{origin}/deregister",
+  "/v1/origin-owners/{origin}/webhook-endpoint",
   "/v1/x402-payments",
   "/v1/x402-payments.csv",
   "/healthz",
@@ -138,14 +144,14 @@ describe("GET /openapi.json and /docs", () => {
       Object.entries(item as JsonObject).map(([method, operation]) => ({ path, method, operation })),
     );
     for (const { path, method, operation: described } of operations) {
-      expect(["get", "post", "patch", "delete"]).toContain(method);
+      expect(["get", "post", "put", "patch", "delete"]).toContain(method);
       const operation = described as JsonObject;
       expect(operation.summary, path).toEqual(expect.any(String));
       const parameters = (operation.parameters ?? []) as JsonObject[];
       const names = parameters.map((p) => `${p.in}:${p.name}`);
       expect(new Set(names).size, `${path} duplicate parameters`).toBe(names.length);
       for (const parameter of parameters) {
-        expect(["query", "path"]).toContain(parameter.in);
+        expect(["query", "path", "header"]).toContain(parameter.in);
         expect(parameter.schema, `${path} ${parameter.name}`).toEqual(expect.any(Object));
         if (parameter.in === "path") expect(parameter.required).toBe(true);
       }
@@ -216,6 +222,7 @@ describe("GET /openapi.json and /docs", () => {
       "source",
       "verified",
       "drift",
+      "owner_verified",
       "status",
       "health",
       "min_grade",
@@ -322,13 +329,15 @@ describe("GET /openapi.json and /docs", () => {
 /**
  * The one success code each operation documents: what its handler answers. A POST that creates
  * answers 201 (a registration, found again or new, too), one that only queues work 202, one that
- * acts on an existing object or only reads (a preflight, a re-index) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
+ * acts on an existing object or only reads (a preflight, a re-index, an ownership proof, a
+ * deregistration) 200; a DELETE of a webhook endpoint has nothing left to show (204); reads answer 200.
  */
 function expectedSuccess(method: string, path: string): string {
-  if (method === "delete") return path.startsWith("/v1/webhook-endpoints/") ? "204" : "200";
+  if (method === "delete") return /^\/v1\/(webhook-endpoints|origin-owners)\//.test(path) ? "204" : "200";
   if (method !== "post") return "200";
   if (path.endsWith("/test") || path.endsWith("/retry")) return "202";
-  if (path === "/v1/preflight" || path.endsWith("/reindex")) return "200";
+  if (["/preflight", "/reindex", "/ownership-proof", "/deregister"].some((end) => path.endsWith(end)))
+    return "200";
   if (path.endsWith("/cancel") || path.endsWith("/rotate-secret") || path.endsWith("/change-plan"))
     return "200";
   return "201";

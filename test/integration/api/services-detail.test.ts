@@ -148,6 +148,7 @@ describe("GET /v1/services/{id} and /history", () => {
       tx_count_30d: 4200,
       payer_count_30d: 37,
       status: "listed",
+      delist_reason: null,
       first_seen_at: "2026-01-01T00:00:00.000Z",
       last_seen_at: "2026-02-10T00:00:00.000Z",
       source_url: expect.stringMatching(/^http:\/\/directory\.test\/services\/\d+$/),
@@ -155,6 +156,8 @@ describe("GET /v1/services/{id} and /history", () => {
       networks: [],
       probe: UNPROBED,
       ...NOT_JUDGED,
+      owner_verified: false,
+      owner_reported: null,
       sources: [
         {
           kind: "html_directory",

@@ -5,6 +5,7 @@ import { openApiDocument } from "../../../src/http/openapi/document";
 import { renderLlmsTxt } from "../../../src/http/openapi/llms-txt";
 import { exampleBody, operationsOf } from "../../../src/http/openapi/operation-parts";
 import { createApiKeyBody } from "../../../src/http/schemas/accounts";
+import { ownerReportBody, ownershipProofBody } from "../../../src/http/schemas/ownership";
 import { createPaymentOrderBody } from "../../../src/http/schemas/payment-orders";
 import { preflightBody } from "../../../src/http/schemas/preflight";
 import {
@@ -26,6 +27,9 @@ const BODY_SCHEMAS: Record<string, z.ZodType> = {
   "POST /v1/preflight": preflightBody,
   "POST /v1/registrations": registrationBody,
   "PATCH /v1/webhook-endpoints/{id}": updateWebhookEndpointBody,
+  "POST /v1/registrations/{id}/ownership-proof": ownershipProofBody,
+  "PUT /v1/origin-owners/{origin}/report": ownerReportBody,
+  "POST /v1/origin-owners/{origin}/webhook-endpoint": createWebhookEndpointBody,
 };
 
 const document = openApiDocument();

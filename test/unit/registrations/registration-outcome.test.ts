@@ -32,6 +32,8 @@ function read(resources: number, problems: { where: string; message: string }[] 
       x402Version: 2,
       name: null,
       description: null,
+      base: null,
+      elsewhere: [],
       resources: Array.from({ length: resources }, (_, i) =>
         resourceOfProbe({ method: "GET", url: `${ORIGIN}/r${i}`, result: probeResult() }),
       ),

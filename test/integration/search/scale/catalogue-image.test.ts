@@ -104,18 +104,20 @@ function withPaths(layout: string, skeleton: string[], entries: string[]): strin
   return `${merged(ownSkeleton, skeleton)} | ${merged(ownEntries, entries)}`;
 }
 
+/** Trust verdicts: the endpoints' trust codes, the entries' verdicts and their score rank. */
+const LAYOUT_3 = withPaths(
+  LAYOUT_1,
+  ["grade", "health", "score", "warnings"].map((column) => `.data.endpoints.columns.${column}.~array:number`),
+  [".health:string", ".sortRanks.score:number"],
+);
+
 const LAYOUTS: Record<number, string> = {
   1: LAYOUT_1,
   // The layout of 1; the endpoints' flags hold a third bit (callable), which 1's readers would miss.
   2: LAYOUT_1,
-  // Trust verdicts: the endpoints' trust codes, the entries' verdicts and their score rank.
-  3: withPaths(
-    LAYOUT_1,
-    ["grade", "health", "score", "warnings"].map(
-      (column) => `.data.endpoints.columns.${column}.~array:number`,
-    ),
-    [".health:string", ".sortRanks.score:number"],
-  ),
+  3: LAYOUT_3,
+  // Whether an origin of the entry has a verified owner (src/ownership).
+  4: withPaths(LAYOUT_3, [], [".ownerVerified:boolean"]),
 };
 
 /** Every path in the values (array items as []) with the kinds of non-null value found there, sorted. */
