@@ -211,7 +211,13 @@ export function createApp({
   );
   app.use(eventsRouter(pool));
   app.use(webhooksRouter({ db, logger, ...webhooks }));
-  app.use(ownershipRouter({ ownership: ownershipWith(db, ownership), webhooks: { ...webhooks, logger } }));
+  app.use(
+    ownershipRouter({
+      ownership: ownershipWith(db, ownership),
+      webhooks: { ...webhooks, logger },
+      registrar,
+    }),
+  );
   app.use(x402PaymentsRouter(db));
   app.use(rootRouter());
   app.use(notFoundHandler);

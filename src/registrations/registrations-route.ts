@@ -37,6 +37,27 @@ function available(registrar: Registrar | undefined): Registrar {
 }
 
 /**
+ * Re-indexes a registered origin now and answers what it read: 404 when the origin is not
+ * registered, 429 past its hourly re-indexes, 409 while another check of it runs. Keys with
+ * catalogue:register and the origin's verified owner (src/http/routes/ownership.ts) ask this.
+ */
+export async function answerReindex(registrar: Registrar, origin: string, res: Response): Promise<void> {
+  const registered = await findRegistrationsOfOrigin(registrar.deps.db, origin);
+  if (registered.length === 0)
+    throw new HttpError(
+      404,
+      `${origin} is not registered: POST /v1/registrations with {"origin": "${origin}"}`,
+    );
+  const result = await registrar.reindex(origin).catch((error: unknown) => limited(res, error));
+  res.set("Cache-Control", "no-store");
+  if (!result.ran) {
+    res.set("Retry-After", "5");
+    throw new HttpError(409, `A check of ${origin} is under way; try again in a few seconds`);
+  }
+  res.json(reindexJson(result));
+}
+
+/**
  * POST /v1/registrations, GET /v1/registrations/{id}, POST /v1/origins/{origin}/reindex. A
  * submission is checked within the request (manifest read, URL probed, what passes stored) and
  * answered with the registration, new or found again: 201 listed (or pending, when another check
@@ -77,20 +98,7 @@ export function registrationsRouter(registrar: Registrar | undefined): Router {
     .post(async (req, res) => {
       parseInput(noQuery, req.query, "query");
       const { origin } = parseInput(originParams, req.params, "path");
-      const service = available(registrar);
-      const registered = await findRegistrationsOfOrigin(service.deps.db, origin);
-      if (registered.length === 0)
-        throw new HttpError(
-          404,
-          `${origin} is not registered: POST /v1/registrations with {"origin": "${origin}"}`,
-        );
-      const result = await service.reindex(origin).catch((error: unknown) => limited(res, error));
-      res.set("Cache-Control", "no-store");
-      if (!result.ran) {
-        res.set("Retry-After", "5");
-        throw new HttpError(409, `A check of ${origin} is under way; try again in a few seconds`);
-      }
-      res.json(reindexJson(result));
+      await answerReindex(available(registrar), origin, res);
     })
     .all(methodNotAllowed);
   return router;

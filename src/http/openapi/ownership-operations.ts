@@ -1,6 +1,7 @@
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { OWNER_CREDENTIAL_HEADER } from "../../ownership/credential";
+import { reindexSchema } from "../../registrations/schemas";
 import { noQuery } from "../schemas/common";
 import {
   deregistrationSchema,
@@ -98,6 +99,22 @@ export function ownershipOperations(): RouteConfig[] {
         "events); its history is kept and crawls leave it delisted.",
       request: asOwner,
       responses: { 200: json("What was delisted.", deregistrationSchema), ...invalid },
+    },
+    {
+      method: "post",
+      path: "/v1/origin-owners/{origin}/reindex",
+      operationId: "reindexOwnedOrigin",
+      summary: "Re-index the origin now, as its owner",
+      description:
+        "The re-index of POST /v1/origins/{origin}/reindex, asked with the ownership credential instead of a key; " +
+        "the same REINDEX_PER_ORIGIN_PER_HOUR limit per origin.",
+      request: asOwner,
+      responses: {
+        200: json("What the re-index read and lists now.", reindexSchema),
+        ...invalid,
+        409: errorResponse("A check of this origin is under way; Retry-After says when to ask again."),
+        429: errorResponse("The origin's re-indexes for this hour are spent; Retry-After says when."),
+      },
     },
     {
       method: "post",

@@ -17,6 +17,8 @@ import {
   proveOwnership,
 } from "../../ownership/ownership";
 import { TOKEN_FILE_PATH } from "../../ownership/token-file";
+import type { Registrar } from "../../registrations/registrar";
+import { answerReindex } from "../../registrations/registrations-route";
 import { createWebhookEndpoint } from "../../webhooks/webhook-endpoints";
 import { HttpError } from "../errors";
 import { jsonBody } from "../json-body";
@@ -35,6 +37,8 @@ import { type WebhookRouteDeps, webhookUrlVetter, withSecret } from "./webhooks"
 
 export interface OwnershipRouteDeps {
   ownership: OwnershipDeps;
+  /** Re-indexes the owner's origin (absent: this server takes no registrations, 503). */
+  registrar?: Registrar;
   /** The owner's webhook endpoint is made like any (URL guard, sealed secret). */
   webhooks: Pick<WebhookRouteDeps, "allowedNetworks" | "secretKeys" | "resolve" | "logger">;
 }
@@ -69,7 +73,7 @@ function originOwnerJson(origin: string, owner: OriginOwner | null) {
  * its credential (docs/api.md "Ownership"). The credential travels in X-Owner-Credential and is
  * never logged or echoed.
  */
-export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Router {
+export function ownershipRouter({ ownership, webhooks, registrar }: OwnershipRouteDeps): Router {
   const { db } = ownership;
   const router = apiRouter();
   const json = jsonBody("16kb");
@@ -182,6 +186,16 @@ export function ownershipRouter({ ownership, webhooks }: OwnershipRouteDeps): Ro
       res
         .set("Cache-Control", "no-store")
         .json({ origin, reason: "owner_request", delisted_service_ids: delisted });
+    })
+    .all(methodNotAllowed);
+
+  router
+    .route("/v1/origin-owners/:origin/reindex")
+    .post(async (req, res) => {
+      const origin = originOf(req);
+      await owner(req, origin);
+      if (registrar === undefined) throw new HttpError(503, "Registrations are not taken by this server");
+      await answerReindex(registrar, origin, res);
     })
     .all(methodNotAllowed);
 

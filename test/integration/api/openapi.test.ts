@@ -57,6 +57,7 @@ const OPERATIONS = [
   "/v1/origin-owners/{origin}",
   "/v1/origin-owners/{origin}/report",
   "/v1/origin-owners/{origin}/deregister",
+  "/v1/origin-owners/{origin}/reindex",
   "/v1/origin-owners/{origin}/webhook-endpoint",
   "/v1/x402-payments",
   "/v1/x402-payments.csv",

@@ -187,6 +187,16 @@ describe("what a verified owner sees and does", () => {
     expect(status.body).toMatchObject({ owner_verified: false, owner: null });
   });
 
+  it("when the owner asks for a re-index with its credential, then its origin is re-read; others are refused", async () => {
+    await request(api.app).post(path(alpha.origin, "reindex")).expect(401);
+    await asOwner(request(api.app).post(path(beta.origin, "reindex")), credential).expect(403);
+    const answer = await asOwner(request(api.app).post(path(alpha.origin, "reindex")), credential).expect(
+      200,
+    );
+    expect(answer.body.origin).toBe(alpha.origin);
+    expect(answer.body.registrations.map((r: { id: string }) => r.id)).toEqual([alpha.registrationId]);
+  });
+
   it("when the owner has acted, then no log line holds its credential", () => {
     expect(logs.lines.length).toBeGreaterThan(0);
     expect(JSON.stringify(logs.lines)).not.toContain(credential.slice(5));
