@@ -1,5 +1,7 @@
 import type { WalkContext, WalkReport } from "../crawl-run/run-source";
 import type { Database } from "../db/prisma-client";
+import { probeMcpServer } from "../mcp-tools/probe-mcp";
+import { MCP_METHOD } from "../mcp-tools/tool-url";
 import type { GuardedRequestDeps } from "../probe/guarded-request";
 import { probeEndpoint } from "../probe/probe-endpoint";
 import type { HostRateLimiter } from "../probe/rate-limit";
@@ -51,10 +53,12 @@ export async function walkRegisteredOrigin(
   const manifest = await readOriginManifest(origin, { request: deps.manifest, pace }, signal);
   session.counts.pagesFetched += manifest.requests;
   const probes: ProbedUrl[] = [];
+  let probed = 0;
   for (const target of urls) {
     if (signal?.aborted) break;
     await pace(signal);
-    probes.push({ ...target, result: await probeEndpoint(target, deps.probe) });
+    probes.push(...(await probeTarget(deps, target, signal)));
+    probed += 1;
   }
   session.counts.pagesFetched += probes.length;
 
@@ -72,7 +76,7 @@ export async function walkRegisteredOrigin(
         message: refusalOfProbe(probed),
       });
   }
-  const incomplete = incompleteBecause(manifest, probes, urls.length);
+  const incomplete = incompleteBecause(manifest, probes, probed < urls.length);
   const services = groupIntoServices(resources);
   await storeFeedServices(deps.db, session, batcher, services, {
     complete: incomplete === null,
@@ -94,11 +98,27 @@ export async function walkRegisteredOrigin(
   };
 }
 
-function incompleteBecause(manifest: OriginAnswer, probes: ProbedUrl[], asked: number): string | null {
+/**
+ * One registered URL probed: an HTTP resource by one request; an MCP server (method MCP) with the
+ * MCP SDK client, each of its tools an endpoint (server URL and tool name), or the server's
+ * failure under the registered URL when it could not be read.
+ */
+async function probeTarget(
+  deps: OriginCheckDeps,
+  target: { method: string; url: string },
+  signal: AbortSignal | undefined,
+): Promise<ProbedUrl[]> {
+  if (target.method !== MCP_METHOD) return [{ ...target, result: await probeEndpoint(target, deps.probe) }];
+  const server = await probeMcpServer(target.url, { ...deps.probe, limiter: deps.hosts, signal });
+  if (server.failure !== null) return [{ ...target, result: server.failure }];
+  return server.tools.map((tool) => ({ method: MCP_METHOD, url: tool.url, result: tool.result }));
+}
+
+function incompleteBecause(manifest: OriginAnswer, probes: ProbedUrl[], stopped: boolean): string | null {
   if (manifest.kind === "failed") return `the manifest could not be read (${manifest.reason})`;
   const silent = probes.find((probed) => inconclusive(probed.result));
   if (silent !== undefined) return refusalOfProbe(silent);
-  if (probes.length < asked) return "stopped before every registered URL was probed";
+  if (stopped) return "stopped before every registered URL was probed";
   return null;
 }
 

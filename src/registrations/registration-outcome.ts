@@ -1,4 +1,5 @@
 import type { Prisma } from "../generated/prisma/client";
+import { MCP_METHOD, readMcpToolUrl } from "../mcp-tools/tool-url";
 import type { OriginAnswer } from "../sources/origin-manifest/fetch-manifest";
 import type { OriginCheck } from "./check-origin";
 import { answersChallenge, type ProbedUrl, probeVerdictJson, refusalOfProbe } from "./probed-resource";
@@ -21,9 +22,10 @@ export function registrationOutcome(
 ): Omit<RegistrationOutcome, "sourceId" | "checkedAt"> {
   const manifest = manifestJson(check.manifest);
   if (registration.kind === "url") {
-    const probed = check.probes.find((p) => p.method === registration.method && p.url === registration.url);
+    const ofIt = (e: { method: string; url: string }) => registeredBy(registration, e);
+    const probed = check.probes.find(ofIt);
     const verdict = { probe: probed ? probeVerdictJson(probed) : null, manifest };
-    const listed = endpoints.filter((e) => e.method === registration.method && e.url === registration.url);
+    const listed = endpoints.filter(ofIt);
     if (listed.length > 0) return { state: "listed", reason: null, verdict, listed };
     return {
       state: "refused",
@@ -39,6 +41,19 @@ export function registrationOutcome(
     return { state: "listed", reason: null, verdict, listed: [...endpoints] };
   }
   return { state: "refused", reason: reason ?? "nothing it lists could be listed", verdict, listed: [] };
+}
+
+/**
+ * Whether an endpoint (or a probe) is the registered URL's: the same method and URL, or, for an
+ * MCP server (method MCP), one of the server's tools (its URL with the tool's name as fragment).
+ */
+function registeredBy(
+  registration: Pick<Registration, "method" | "url">,
+  { method, url }: { method: string; url: string },
+): boolean {
+  if (method !== registration.method) return false;
+  if (url === registration.url) return true;
+  return method === MCP_METHOD && readMcpToolUrl(url)?.serverUrl === registration.url;
 }
 
 /** Why a registered URL is not listed: its probe's verdict, or why a valid answer was held back. */

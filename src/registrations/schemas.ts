@@ -5,7 +5,8 @@ import { CHECK_IDS, CHECK_RESULTS } from "../trust/types";
 
 /** The zod schemas of the registration routes and the MCP tool register_resource. */
 
-const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+/** HTTP methods, and MCP: the url is an MCP server (Streamable HTTP) whose tools are registered. */
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "MCP"] as const;
 
 const httpUrl = (description: string, example: string) =>
   z
@@ -28,9 +29,12 @@ export const registrationBody = z
       "https://api.seller.example/v1/quote",
     ).optional(),
     method: z
-      .enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(", ")}` })
+      .enum(METHODS, { error: `must be one of ${METHODS.join(", ")}` })
       .optional()
-      .meta({ description: "How the url is called (GET when omitted); only with url." }),
+      .meta({
+        description:
+          "How the url is called (GET when omitted); MCP: the url is an MCP server, each of its paid tools is registered. Only with url.",
+      }),
     origin: httpUrl(
       "An origin (scheme://host[:port]) whose manifest (/.well-known/x402) lists its resources.",
       "https://api.seller.example",
