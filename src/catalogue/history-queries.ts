@@ -33,7 +33,7 @@ function windowConditions(window: HistoryWindow): Prisma.Sql[] {
  * The shown id of the entry that `id` names (as the detail resolves it: the id an entry is shown
  * under, else a row's own id); NULL when nothing has that id.
  */
-function shownEntryOf(id: string): Prisma.Sql {
+export function shownEntryOf(id: string): Prisma.Sql {
   return Prisma.sql`(SELECT ${shownId("x")} FROM services x WHERE x.entry_id = ${id}::uuid OR x.id = ${id}::uuid
     ORDER BY (x.entry_id = ${id}::uuid) IS TRUE DESC LIMIT 1)`;
 }
@@ -42,7 +42,7 @@ function shownEntryOf(id: string): Prisma.Sql {
  * Ids of every row of the entry shown under `shown`: its history is theirs together. Spelled as
  * shownId("m") = shown, split so that each half is an index lookup (entry_id, services_entry_idx).
  */
-function entryRows(shown: Prisma.Sql): Prisma.Sql {
+export function entryRows(shown: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(SELECT m.id FROM services m WHERE m.entry_id = ${shown}
     OR (m.entry_id IS NULL AND ${entryOf("m")} = ${shown}))`;
 }

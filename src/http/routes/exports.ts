@@ -6,6 +6,11 @@ import {
   historyExportQuery as historySql,
   serviceExists,
 } from "../../catalogue/history-queries";
+import {
+  countObservedDays,
+  OBSERVED_DAYS_EXPORT_COLUMNS,
+  observedDaysExportQuery,
+} from "../../catalogue/observed-history";
 import { SERVICE_EXPORT_COLUMNS, serviceExportQuery as servicesSql } from "../../catalogue/service-export";
 import type { ReadPool } from "../../db/read-pool";
 import { type CatalogueSearch, serviceFilters } from "../../search/catalogue-search";
@@ -48,12 +53,14 @@ export function exportsRouter(pool: ReadPool, search: CatalogueSearch): Router {
       if (query.service_id !== undefined && !(await serviceExists(pool, query.service_id))) {
         throw notFound(query.service_id);
       }
+      const daily = query.series === "observed_daily";
+      const count = daily ? countObservedDays : countHistoryExport;
       await sendCsv(req, res, {
         pool,
-        query: historySql(query.service_id, query),
-        columns: HISTORY_EXPORT_COLUMNS,
+        query: (daily ? observedDaysExportQuery : historySql)(query.service_id, query),
+        columns: daily ? OBSERVED_DAYS_EXPORT_COLUMNS : HISTORY_EXPORT_COLUMNS,
         filename: "history.csv",
-        rows: req.method === "HEAD" ? 0 : await countHistoryExport(pool, query.service_id, query),
+        rows: req.method === "HEAD" ? 0 : await count(pool, query.service_id, query),
       });
     })
     .all(methodNotAllowed);

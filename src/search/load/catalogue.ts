@@ -91,6 +91,8 @@ export function serviceEntry(
     grade: record.grade,
     score: record.score,
     warnings: shared.list(record.trustWarnings),
+    observedVolume: record.observedVolumeUsdc30d === null ? null : amountOf(record.observedVolumeUsdc30d),
+    observedUniquePayers: record.observedUniquePayers30d,
     sortRanks,
   };
 }

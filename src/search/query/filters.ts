@@ -11,9 +11,10 @@ import {
   textParam,
 } from "../../http/schemas/common";
 import { HTTP_METHODS } from "../../normalise/text";
-import { GRADE_LETTERS } from "../../trust/grade";
-import { HEALTH_STATES } from "../../trust/health";
-import { WARNINGS } from "../../trust/warnings";
+import { type FilterEntry, filter } from "./filter-entry";
+import { activityFilters, trustFilters } from "./shared-filters";
+
+export { SHOWN_HEALTH } from "./shared-filters";
 
 /**
  * The filters of the service and endpoint searches, declared once. Each entry names its query
@@ -24,17 +25,6 @@ import { WARNINGS } from "../../trust/warnings";
  * endpoint-checks.ts for endpoints), in a record typed by these fields, so a filter declared here
  * without its check does not compile.
  */
-
-/** One filter: the field of the search's filters its query parameter sets. */
-interface FilterEntry<Field extends string = string, Param extends z.ZodType = z.ZodType> {
-  field: Field;
-  param: Param;
-}
-
-const filter = <const Field extends string, Param extends z.ZodType>(
-  field: Field,
-  param: Param,
-): FilterEntry<Field, Param> => ({ field, param });
 
 type Registry = Record<string, FilterEntry>;
 
@@ -89,68 +79,6 @@ const sourceParam = textParam(2000).refine(
 );
 
 const networkParam = textParam(100);
-
-/** Every health but dead: what a list shows unless `health` is given. */
-export const SHOWN_HEALTH = HEALTH_STATES.filter((health) => health !== "dead");
-
-/**
- * The trust filters (src/trust, docs/agents.md "Health" and "Checks and grades"), the same on
- * services and endpoints; `of` names what they judge ("services" or "endpoints").
- */
-function trustFilters(of: string) {
-  return {
-    health: filter(
-      "health",
-      repeatableParam(enumParam(HEALTH_STATES), HEALTH_STATES.length)
-        .optional()
-        .meta({
-          description:
-            `Only ${of} with this health; repeat for more: unknown (never probed), live, degraded, down or dead ` +
-            `(down for HEALTH_DEAD_AFTER). Without it every health but dead: dead ${of} are left out unless asked ` +
-            "for (health=dead). A service's health is its best endpoint's, so a service is dead when all its " +
-            "endpoints are.",
-          example: ["live", "degraded"],
-        }),
-    ),
-    min_grade: filter(
-      "minGrade",
-      enumParam(GRADE_LETTERS)
-        .optional()
-        .meta({
-          description: `Lowest trust grade, A (best) to F: min_grade=B keeps ${of} graded A or B. Ungraded ${of} (never probed) do not match.`,
-          example: "B",
-        }),
-    ),
-    min_score: filter(
-      "minScore",
-      integerParam(0, 100)
-        .optional()
-        .meta({
-          description: `Lowest trust score, 0–100 (agreeing with the grade). Unscored ${of} do not match.`,
-        }),
-    ),
-    warning: filter(
-      "warnings",
-      repeatableParam(enumParam(WARNINGS), WARNINGS.length)
-        .optional()
-        .meta({
-          description:
-            `Only ${of} with this trust warning; repeat for more: every warning given must be present. ` +
-            `Warnings: ${WARNINGS.join(", ")} (docs/agents.md).`,
-          example: "slow",
-        }),
-    ),
-    no_warning: filter(
-      "noWarnings",
-      repeatableParam(enumParam(WARNINGS), WARNINGS.length)
-        .optional()
-        .meta({
-          description: `Leave out ${of} with this trust warning; repeat for more: none of those given may be present.`,
-          example: "decoy_price",
-        }),
-    ),
-  };
-}
 
 export const SERVICE_FILTERS = {
   q: filter(
@@ -273,6 +201,7 @@ export const SERVICE_FILTERS = {
       .meta({ description: "listed (default), delisted or all." }),
   ),
   ...trustFilters("services"),
+  ...activityFilters("services"),
 };
 
 export const ENDPOINT_FILTERS = {
@@ -341,6 +270,7 @@ export const ENDPOINT_FILTERS = {
     }),
   ),
   ...trustFilters("endpoints"),
+  ...activityFilters("endpoints"),
 };
 
 export type ServiceFilters = FiltersOf<typeof SERVICE_FILTERS>;
@@ -379,8 +309,10 @@ export const endpointSortParams = {
     .optional()
     .meta({
       description:
-        "relevance (default with q; needs q) or price (the endpoint's lowest price per call, cheapest first, " +
-        "unpriced last). Without q and sort: the busiest services' endpoints first.",
+        "relevance (default with q; needs q), price (the endpoint's lowest price per call, cheapest first, " +
+        "unpriced last), observed_volume (what the chain shows its pay_tos received over 30 days, largest first, " +
+        "endpoints no chain reads last) or adjusted_volume (the same without flagged transfers). Without q and " +
+        "sort: the busiest services' endpoints first.",
     }),
 };
 

@@ -38,7 +38,7 @@ import { type TextData, TextIndex } from "../text/text-index";
  * EndpointColumnData, TextData, the pieces' order). A process reads only images of its own format;
  * the image test fails when the shape changes under an unchanged number.
  */
-export const IMAGE_FORMAT = 3;
+export const IMAGE_FORMAT = 4;
 
 /** The catalogue besides its snapshot and the services' entries, as plain data. */
 interface CatalogueData {

@@ -36,6 +36,14 @@ const SERVICE_HEADER = [
   "grade",
   "score",
   "warnings",
+  "observed_volume_usdc_30d",
+  "adjusted_volume_usdc_30d",
+  "observed_tx_count_30d",
+  "adjusted_tx_count_30d",
+  "observed_unique_payers_30d",
+  "adjusted_unique_payers_30d",
+  "last_payment_at",
+  "activity_flags",
 ];
 
 describe("GET /v1/services.csv and /v1/history.csv", () => {
