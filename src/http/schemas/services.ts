@@ -300,7 +300,7 @@ export const observedDayItemSchema = z
   })
   .meta({ id: "ObservedDayItem", description: "Observed payments of one UTC day (series=observed_daily)." });
 
-export const historyListSchema = listSchema(
-  z.union([historyItemSchema, observedDayItemSchema]),
-  "HistoryList",
-);
+/** An item of the history: of the figures series, or of observed_daily. */
+export const historyEntrySchema = z.union([historyItemSchema, observedDayItemSchema]);
+
+export const historyListSchema = listSchema(historyEntrySchema, "HistoryList");

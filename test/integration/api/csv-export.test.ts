@@ -178,6 +178,8 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "",
+      // No chain reads its pay_tos: no observed figures.
+      ...Array.from({ length: 8 }, () => ""),
     ]);
   });
 
@@ -207,6 +209,8 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "",
+      // No chain reads its pay_tos: no observed figures.
+      ...Array.from({ length: 8 }, () => ""),
     ]);
   });
 

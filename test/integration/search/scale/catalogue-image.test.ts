@@ -116,6 +116,21 @@ const LAYOUTS: Record<number, string> = {
     ),
     [".health:string", ".sortRanks.score:number"],
   ),
+  // Observed payments: the endpoints' volume codes and payers, the entries' observed figures and sort ranks.
+  4: withPaths(
+    withPaths(
+      LAYOUT_1,
+      ["grade", "health", "score", "warnings"].map(
+        (column) => `.data.endpoints.columns.${column}.~array:number`,
+      ),
+      [".health:string", ".sortRanks.score:number"],
+    ),
+    // (No endpoint here has observed figures: the volumes' texts and the entries' amounts are absent.)
+    ["observedVolume", "adjustedVolume", "uniquePayers"].map(
+      (column) => `.data.endpoints.columns.${column}.~array:number`,
+    ),
+    [".sortRanks.observed_volume:number", ".sortRanks.adjusted_volume:number"],
+  ),
 };
 
 /** Every path in the values (array items as []) with the kinds of non-null value found there, sorted. */
