@@ -6,6 +6,7 @@ import { dailyOf, type ObservedJson, observedOf } from "../../../src/activity/fi
 import type { ObservedTransfer, TransferFlag } from "../../../src/activity/wash-rules";
 import { recordProbe } from "../../../src/catalogue/probe-writes";
 import { inTransaction } from "../../../src/db/transaction";
+import { historyListSchema } from "../../../src/http/schemas/services";
 import { refreshTrust } from "../../../src/trust/refresh";
 import { BASE, newAccount } from "../../support/activity";
 import { createTestApp, type TestApp } from "../../support/app";
@@ -237,6 +238,7 @@ describe("observed figures in the searches, the exports, the history and the gra
     const history = await request(api.app).get(`/v1/services/${ids.Alpha}/history?series=observed_daily`);
     expect(history.status).toBe(200);
     expect(history.body).toEqual({ items: [expected], has_more: false, total: 1 });
+    expect(historyListSchema.safeParse(history.body).success).toBe(true);
     const before = await request(api.app).get(
       `/v1/services/${ids.Alpha}/history?series=observed_daily&to=2020-01-01T00:00:00Z`,
     );

@@ -216,6 +216,8 @@ describe("GET /openapi.json and /docs", () => {
       "min_score",
       "warning",
       "no_warning",
+      "min_observed_volume",
+      "min_unique_payers",
       "sort",
       "order",
       "offset",
@@ -237,11 +239,13 @@ describe("GET /openapi.json and /docs", () => {
       "min_score",
       "warning",
       "no_warning",
+      "min_observed_volume",
+      "min_unique_payers",
       "sort",
       "offset",
       "limit",
     ]);
-    expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to"]);
+    expect(names("/v1/history.csv")).toEqual(["service_id", "series", "from", "to"]);
     const limit = (
       (((document.paths as JsonObject)["/v1/services"] as JsonObject).get as JsonObject)
         .parameters as JsonObject[]
