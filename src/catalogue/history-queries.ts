@@ -33,7 +33,7 @@ function windowConditions(window: HistoryWindow): Prisma.Sql[] {
  * The shown id of the entry that `id` names (as the detail resolves it: the id an entry is shown
  * under, else a row's own id); NULL when nothing has that id.
  */
-export function shownEntryOf(id: string): Prisma.Sql {
+function shownEntryOf(id: string): Prisma.Sql {
   return Prisma.sql`(SELECT ${shownId("x")} FROM services x WHERE x.entry_id = ${id}::uuid OR x.id = ${id}::uuid
     ORDER BY (x.entry_id = ${id}::uuid) IS TRUE DESC LIMIT 1)`;
 }
@@ -42,7 +42,7 @@ export function shownEntryOf(id: string): Prisma.Sql {
  * Ids of every row of the entry shown under `shown`: its history is theirs together. Spelled as
  * shownId("m") = shown, split so that each half is an index lookup (entry_id, services_entry_idx).
  */
-export function entryRows(shown: Prisma.Sql): Prisma.Sql {
+function entryRows(shown: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(SELECT m.id FROM services m WHERE m.entry_id = ${shown}
     OR (m.entry_id IS NULL AND ${entryOf("m")} = ${shown}))`;
 }
@@ -124,10 +124,34 @@ export function historyExportQuery(serviceId: string | undefined, window: Histor
 }
 
 function historyExportWhere(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
+  return entryWhere("h", serviceId, windowConditions(window));
+}
+
+/**
+ * The rows of `alias` (a table of history keyed by service_id) of the entry `serviceId` names
+ * (every entry when undefined) that meet the conditions.
+ */
+export function entryWhere(
+  alias: string,
+  serviceId: string | undefined,
+  conditions: Prisma.Sql[],
+): Prisma.Sql {
+  const rows = Prisma.raw(alias);
   return whereAll([
-    ...(serviceId === undefined ? [] : [Prisma.sql`h.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
-    ...windowConditions(window),
+    ...(serviceId === undefined
+      ? []
+      : [Prisma.sql`${rows}.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
+    ...conditions,
   ]);
+}
+
+/** How many rows of `from` (a table and its alias) meet `where`. */
+export async function countRows(pool: ReadPool, from: Prisma.Sql, where: Prisma.Sql): Promise<number> {
+  const [row] = await queryRows<{ rows: number }>(
+    pool,
+    Prisma.sql`SELECT count(*)::int AS rows FROM ${from} WHERE ${where}`,
+  );
+  return row?.rows ?? 0;
 }
 
 /** How many rows historyExportQuery yields (an export reserves them against its allowance first). */
@@ -136,9 +160,5 @@ export async function countHistoryExport(
   serviceId: string | undefined,
   window: HistoryWindow,
 ): Promise<number> {
-  const [row] = await queryRows<{ rows: number }>(
-    pool,
-    Prisma.sql`SELECT count(*)::int AS rows FROM stats_snapshots h WHERE ${historyExportWhere(serviceId, window)}`,
-  );
-  return row?.rows ?? 0;
+  return countRows(pool, Prisma.sql`stats_snapshots h`, historyExportWhere(serviceId, window));
 }

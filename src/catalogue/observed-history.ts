@@ -1,9 +1,9 @@
 import { queryRows, type ReadPool } from "../db/read-pool";
 import { Prisma } from "../generated/prisma/client";
-import { entryRows, type HistoryWindow, serviceExists, shownEntryOf } from "./history-queries";
+import { countRows, entryWhere, type HistoryWindow, serviceExists } from "./history-queries";
 import { completePage, type Page, type Paging } from "./paging";
 import { shownId } from "./service-queries";
-import { volumeText, whereAll } from "./sql";
+import { volumeText } from "./sql";
 
 /**
  * The history's daily series of observed payments (src/activity, service_activity_days): per UTC
@@ -33,10 +33,7 @@ function dayConditions(window: HistoryWindow): Prisma.Sql[] {
 }
 
 function daysWhere(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
-  return whereAll([
-    ...(serviceId === undefined ? [] : [Prisma.sql`d.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
-    ...dayConditions(window),
-  ]);
+  return entryWhere("d", serviceId, dayConditions(window));
 }
 
 /** The entry's observed days, oldest first; null when there is no such service. */
@@ -95,9 +92,5 @@ export async function countObservedDays(
   serviceId: string | undefined,
   window: HistoryWindow,
 ): Promise<number> {
-  const [row] = await queryRows<{ rows: number }>(
-    pool,
-    Prisma.sql`SELECT count(*)::int AS rows FROM service_activity_days d WHERE ${daysWhere(serviceId, window)}`,
-  );
-  return row?.rows ?? 0;
+  return countRows(pool, Prisma.sql`service_activity_days d`, daysWhere(serviceId, window));
 }
