@@ -1,5 +1,5 @@
 // Chain activity: a backfill of every watched pay_to's USDC Transfer logs from a local chain,
-// then the figures and flags of every service.
+// the figures and flags of every service, then one incremental round over 1,000 new blocks.
 // Standalone: `node --import tsx bench/chain-activity.ts [addresses] [transfers per address]`.
 import { ActivityWatcher } from "../src/activity/activity-watcher";
 import { refreshActivity } from "../src/activity/refresh-activity";
@@ -9,6 +9,17 @@ import { watchedAddress } from "./chain-activity-addresses";
 import { benchDatabase, benchLogger, markdownTable, peakMemoryGrowthMb, startHelperProcess } from "./support";
 
 const ENDPOINTS_PER_SERVICE = 10;
+const INCREMENTAL_BLOCKS = 1_000;
+
+/** Mines `blocks` empty blocks on the local chain (ganache's evm_mine). */
+async function mineBlocks(rpcUrl: string, blocks: number): Promise<void> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "evm_mine", params: [{ blocks }] }),
+  });
+  if (!response.ok) throw new Error(`evm_mine answered ${response.status}`);
+}
 
 export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10): Promise<string> {
   const started = Date.now();
@@ -54,7 +65,16 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
     const figuresStart = Date.now();
     const figures = await peakMemoryGrowthMb(() => refreshActivity(db, [BASE]));
     const figuresSeconds = (Date.now() - figuresStart) / 1000;
-    const rss = process.memoryUsage().rss / 1024 / 1024;
+    await mineBlocks(info.rpcUrl, INCREMENTAL_BLOCKS);
+    const backfillRequests = reader.requests;
+    const incrementalStart = Date.now();
+    const incremental = await peakMemoryGrowthMb(async () => {
+      await watcher.catchUp();
+      return refreshActivity(db, [BASE]);
+    });
+    const incrementalSeconds = (Date.now() - incrementalStart) / 1000;
+    // The process's own peak (the chain and Postgres run in other processes); maxRSS is in KiB.
+    const peakRss = process.resourceUsage().maxRSS / 1024;
     return [
       `## Chain activity`,
       "",
@@ -68,7 +88,7 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
           [
             "backfill (read + store)",
             `${backfillSeconds.toFixed(1)} s`,
-            reader.requests,
+            backfillRequests,
             stored,
             `${backfill.rssMb.toFixed(0)} MB`,
             `${backfill.heapMb.toFixed(0)} MB`,
@@ -81,10 +101,18 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
             `${figures.rssMb.toFixed(0)} MB`,
             `${figures.heapMb.toFixed(0)} MB`,
           ],
+          [
+            `incremental round: ${INCREMENTAL_BLOCKS.toLocaleString("en")} new blocks, then figures`,
+            `${incrementalSeconds.toFixed(1)} s`,
+            reader.requests - backfillRequests,
+            await db.activityTransfer.count(),
+            `${incremental.rssMb.toFixed(0)} MB`,
+            `${incremental.heapMb.toFixed(0)} MB`,
+          ],
         ],
       ),
       "",
-      `Process RSS after both: ${rss.toFixed(0)} MB.`,
+      `Peak RSS of the reading process (all steps, absolute): ${peakRss.toFixed(0)} MB.`,
     ].join("\n");
   } finally {
     child.kill();

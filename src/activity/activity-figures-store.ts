@@ -60,20 +60,41 @@ export interface ServiceFigures {
   daily: DailyFigures[];
 }
 
+/** The id the API shows for each of these primary rows. */
+export async function shownIds(
+  db: SqlRunner,
+  serviceIds: readonly string[],
+): Promise<Array<{ serviceId: string; shownId: string }>> {
+  return queryRows(
+    db,
+    Prisma.sql`SELECT s.id::text AS "serviceId", coalesce(s.entry_id, s.canonical_id, s.id)::text AS "shownId"
+               FROM services s WHERE s.id = ANY(${serviceIds}::uuid[])`,
+  );
+}
+
 /**
- * Replaces every entry's and endpoint's figures (rows of entries no longer watched go), and the
- * daily rows from `sinceDay` on.
+ * Before a refresh writes its batches: the figures of entries and endpoints no longer watched
+ * go, and so do the daily rows from `sinceDay` on (every batch writes its own again).
  */
+export async function clearFigures(
+  tx: Transaction,
+  serviceIds: readonly string[],
+  endpointIds: readonly string[],
+  sinceDay: string,
+): Promise<void> {
+  await tx.$executeRaw`DELETE FROM service_activity WHERE NOT (service_id = ANY(${serviceIds}::uuid[]))`;
+  await tx.$executeRaw`DELETE FROM endpoint_activity WHERE NOT (endpoint_id = ANY(${endpointIds}::uuid[]))`;
+  await tx.$executeRaw`DELETE FROM service_activity_days WHERE day >= ${sinceDay}::date`;
+}
+
+/** Writes the figures of some entries and endpoints, and the entries' daily rows. */
 export async function writeFigures(
   tx: Transaction,
   services: readonly ServiceFigures[],
   endpoints: ReadonlyMap<string, ObservedJson>,
-  sinceDay: string,
   asOf: Date,
 ): Promise<void> {
   const ids = services.map((service) => service.serviceId);
-  await tx.$executeRaw`DELETE FROM service_activity WHERE NOT (service_id = ANY(${ids}::uuid[]))`;
-  await tx.$executeRaw`DELETE FROM endpoint_activity WHERE NOT (endpoint_id = ANY(${[...endpoints.keys()]}::uuid[]))`;
   if (services.length > 0) {
     const column = <T>(pick: (service: ServiceFigures) => T) => services.map(pick);
     await tx.$executeRaw`
@@ -104,7 +125,6 @@ export async function writeFigures(
         ${[...endpoints.values()].map((observed) => JSON.stringify(observed))}::jsonb[])
       ON CONFLICT (endpoint_id) DO UPDATE SET observed = EXCLUDED.observed, computed_at = EXCLUDED.computed_at`;
   }
-  await tx.$executeRaw`DELETE FROM service_activity_days WHERE day >= ${sinceDay}::date`;
   const days = services.flatMap((service) => service.daily.map((day) => ({ id: service.serviceId, ...day })));
   if (days.length > 0) {
     await tx.$executeRaw`

@@ -1,3 +1,4 @@
+import { announceCatalogueChange } from "../catalogue/catalogue-changes";
 import { TransferLogReader } from "../chain/transfer-logs";
 import type { Config } from "../config/config";
 import type { Database } from "../db/prisma-client";
@@ -34,7 +35,8 @@ export function startConfiguredActivity(
 /**
  * One reader per configured chain, run by the holder of the chain's advisory lock (npm start
  * and npm run worker both start it). After reading, a round recomputes the figures and flags
- * of every watched entry (one process at a time).
+ * of every watched entry (one process at a time), which reach the API processes' in-memory
+ * catalogue as a catalogue change.
  */
 export function startActivity(options: ActivityOptions): RunningLoop {
   const { db, logger, chains } = options;
@@ -51,6 +53,8 @@ export function startActivity(options: ActivityOptions): RunningLoop {
       round: async () => {
         await watcher.catchUp();
         const flagged = await refreshActivity(db, names);
+        // Figures that moved are catalogue changes (triggers note them): API processes hear at once.
+        if (flagged !== null) await announceCatalogueChange(db);
         if (flagged)
           logger.info({ chain: chain.chain, flagged, requests: reader.requests }, "new activity flags");
       },

@@ -40,19 +40,18 @@ export async function addressCursors(db: SqlRunner, chain: string): Promise<Map<
 }
 
 /**
- * One range read for `addresses`: its transfers (a transfer already stored is kept as it is), the
+ * One range read for one topic list of addresses: its transfers (a transfer already stored is kept as it is), the
  * addresses' cursors moved to its end, and the end block's hash. Called in one transaction, so a
  * restart resumes exactly after the last stored range.
  */
 export async function storeRange(
   tx: Transaction,
   chain: string,
-  addresses: readonly string[],
   range: TransferRange,
   blockTimes: ReadonlyMap<bigint, Date>,
   end: ChainBlock,
 ): Promise<number> {
-  const { transfers } = range;
+  const { transfers, addresses } = range;
   let inserted = 0;
   if (transfers.length > 0) {
     inserted = await tx.$executeRaw(Prisma.sql`
@@ -111,10 +110,11 @@ export async function pruneBlocks(db: Database, chain: string, keep: number): Pr
        ORDER BY block_number DESC LIMIT ${keep}) newest)`;
 }
 
-/** Every stored transfer of `chains` since `since`, in chain order. */
-export async function transfersSince(
+/** Every stored transfer of `chain` to or from `addresses` since `since`, in chain order. */
+export async function transfersOfPayTos(
   db: SqlRunner,
-  chains: readonly string[],
+  chain: string,
+  addresses: readonly string[],
   since: Date,
 ): Promise<ObservedTransfer[]> {
   const rows = await queryRows<{
@@ -130,8 +130,10 @@ export async function transfersSince(
     db,
     Prisma.sql`SELECT t.chain, t.tx_hash, t.log_index, t.block_number::text, t.block_time, t.from_address,
                  t.to_address, t.value_units::text
-               FROM activity_transfers t WHERE t.chain = ANY(${chains}::text[]) AND t.block_time > ${since}
-               ORDER BY t.chain, t.block_number, t.log_index`,
+               FROM activity_transfers t
+               WHERE t.chain = ${chain} AND t.block_time > ${since}
+                 AND (t.to_address = ANY(${addresses}::text[]) OR t.from_address = ANY(${addresses}::text[]))
+               ORDER BY t.block_number, t.log_index`,
   );
   return rows.map((row) => ({
     chain: row.chain,

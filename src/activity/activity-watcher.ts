@@ -1,4 +1,5 @@
-import type { TransferLogReader } from "../chain/transfer-logs";
+import { LRUCache } from "lru-cache";
+import type { ChainBlock, TransferLogReader } from "../chain/transfer-logs";
 import type { Database } from "../db/prisma-client";
 import { inTransaction } from "../db/transaction";
 import type { Logger } from "../logging/logger";
@@ -15,6 +16,8 @@ import {
 /** Range ends whose hashes are kept and compared: a reorganisation deeper than this many ranges is not seen. */
 const KEPT_BLOCKS = 128;
 const DAY_MS = 86_400_000;
+/** Blocks remembered within one catch-up: the topic lists of one range share their blocks. */
+const BLOCKS_KEPT = 10_000;
 
 /** Addresses that share a cursor, read together; the lowest cursor first. */
 export function cursorGroups(
@@ -33,10 +36,11 @@ export function cursorGroups(
 
 /**
  * Reads one chain's USDC Transfer logs to and from every watched pay_to, from each address's
- * cursor up to the newest block with `confirmations` confirmations, and stores them. Addresses
+ * cursor up to the newest block with `confirmations` confirmations, and stores them one topic
+ * list and one range at a time (so memory holds one piece's logs, whatever the backfill's size). Addresses
  * with the same cursor are read together; a group behind the others (pay_tos added later) is
  * read up to the next group's cursor, then the two move on as one, so a new pay_to is backfilled
- * without reading the others again. Each range's transfers and cursors commit together, and a
+ * without reading the others again. Each piece's transfers and its addresses' cursors commit together, and a
  * transfer is stored once (chain, transaction, log index), so a restart neither loses nor
  * doubles one. Before reading, the hash of the newest range end is compared with the chain's:
  * after a reorganisation everything past the newest end that still matches is read again.
@@ -60,26 +64,30 @@ export class ActivityWatcher {
     const fresh = addresses.some((address) => !stored.has(address));
     const start = fresh ? await this.startBlock(safe) : safe;
     const cursors = new Map(addresses.map((address) => [address, stored.get(address) ?? start - 1n]));
+    const blocks = new LRUCache<bigint, ChainBlock>({ max: BLOCKS_KEPT });
+    const blockOf = async (number: bigint, what: string) => {
+      const known = blocks.get(number);
+      if (known) return known;
+      const block = await this.reader.block(number);
+      if (!block) throw new Error(`block ${number} ${what} is missing`);
+      blocks.set(number, block);
+      return block;
+    };
     for (;;) {
       const [lowest, next] = cursorGroups(cursors);
       if (!lowest || lowest.cursor >= safe) break;
       const target = next && next.cursor < safe ? next.cursor : safe;
       for await (const range of this.reader.ranges(lowest.addresses, lowest.cursor + 1n, target)) {
         const times = new Map<bigint, Date>();
-        for (const transfer of range.transfers) {
-          if (times.has(transfer.blockNumber)) continue;
-          const block = await this.reader.block(transfer.blockNumber);
-          if (!block) throw new Error(`block ${transfer.blockNumber} of a stored log is missing`);
-          times.set(transfer.blockNumber, block.time);
+        for (const { blockNumber } of range.transfers) {
+          if (!times.has(blockNumber))
+            times.set(blockNumber, (await blockOf(blockNumber, "of a stored log")).time);
         }
-        const end = await this.reader.block(range.toBlock);
-        if (!end) throw new Error(`block ${range.toBlock} is missing below the confirmed head`);
-        const inserted = await inTransaction(
-          this.db,
-          (tx) => storeRange(tx, chain, lowest.addresses, range, times, end),
-          { timeoutMs: 60_000 },
-        );
-        for (const address of lowest.addresses) cursors.set(address, range.toBlock);
+        const end = await blockOf(range.toBlock, "below the confirmed head");
+        const inserted = await inTransaction(this.db, (tx) => storeRange(tx, chain, range, times, end), {
+          timeoutMs: 60_000,
+        });
+        for (const address of range.addresses) cursors.set(address, range.toBlock);
         if (inserted > 0) {
           this.logger.info(
             { chain, fromBlock: String(range.fromBlock), toBlock: String(range.toBlock), inserted },

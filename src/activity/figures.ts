@@ -146,7 +146,7 @@ function claimsOf(claimed: ClaimedFigures, adjusted: WindowFigures): Claim[] {
 }
 
 /** A claim past CLAIM_FACTOR × the adjusted figure, or any positive claim where nothing was observed. */
-function exceeds(claim: Claim): boolean {
+export function claimExceeds(claim: Claim): boolean {
   const claimed =
     claim.figure === "volume_usdc" ? (parseUsdcAmount(claim.claimed) ?? 0n) : BigInt(claim.claimed);
   const observed =
@@ -217,7 +217,7 @@ export function observedOf(input: ObservedInput): ObservedJson {
     flags: flagSummaries(payments, flags),
     claims,
     claim_ratio: ratios.length > 0 ? Math.max(...ratios) : null,
-    warnings: claims.some(exceeds) ? ["claims_exceed_observed"] : [],
+    warnings: claims.some(claimExceeds) ? ["claims_exceed_observed"] : [],
     computed_at: asOf.toISOString(),
   };
 }

@@ -7,7 +7,7 @@ import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 import { shownId } from "./service-queries";
 import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 
-export const ENDPOINT_SORTS = ["relevance", "price"] as const;
+export const ENDPOINT_SORTS = ["relevance", "price", "observed_volume", "adjusted_volume"] as const;
 export type EndpointSort = (typeof ENDPOINT_SORTS)[number];
 
 export interface EndpointHit extends ListedTrust {
@@ -86,7 +86,14 @@ export interface IndexedEndpointRow extends ListedTrust {
   callable: boolean;
   /** Its place in id order among every listed endpoint. */
   idPlace: number;
+  /** What the chain shows its pay_tos received over 30 days (src/activity), exact text; null when no chain reads them. */
+  observedVolume: string | null;
+  adjustedVolume: string | null;
+  observedUniquePayers: number | null;
 }
+
+/** An endpoint's observed 30-day figures (endpoint_activity `ea`), as the index reads them. */
+const observed = (path: string) => Prisma.sql`(ea.observed #>> ${Prisma.raw(`'{${path}}'`)})`;
 
 /**
  * Every listed endpoint in the default order, with only what the in-memory endpoints list holds
@@ -101,8 +108,11 @@ export function endpointIndexQuery(): Prisma.Sql {
         ${latestDriftJson("e", Prisma.sql`now()`)} IS NOT NULL AS drift,
         (e.call_description IS NOT NULL OR e.probe_call_description IS NOT NULL) AS callable,
         ${listedTrustColumns("e")},
-        (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace"
+        (row_number() OVER (ORDER BY e.id) - 1)::int AS "idPlace",
+        ${observed("raw,30d,volume_usdc")} AS "observedVolume", ${observed("adjusted,30d,volume_usdc")} AS "adjustedVolume",
+        ${observed("raw,30d,unique_payers")}::int AS "observedUniquePayers"
       FROM ${LISTED_ENDPOINTS}
+      LEFT JOIN endpoint_activity ea ON ea.endpoint_id = e.id
       WHERE ${IS_LISTED}
       ORDER BY ${DEFAULT_ENDPOINT_ORDER}`;
 }

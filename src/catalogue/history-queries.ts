@@ -129,10 +129,34 @@ export function historyExportQuery(
 }
 
 function historyExportWhere(serviceId: string | undefined, window: HistoryWindow): Prisma.Sql {
+  return entryWhere("h", serviceId, windowConditions(window));
+}
+
+/**
+ * The rows of `alias` (a table of history keyed by service_id) of the entry `serviceId` names
+ * (every entry when undefined) that meet the conditions.
+ */
+export function entryWhere(
+  alias: string,
+  serviceId: string | undefined,
+  conditions: Prisma.Sql[],
+): Prisma.Sql {
+  const rows = Prisma.raw(alias);
   return whereAll([
-    ...(serviceId === undefined ? [] : [Prisma.sql`h.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
-    ...windowConditions(window),
+    ...(serviceId === undefined
+      ? []
+      : [Prisma.sql`${rows}.service_id IN ${entryRows(shownEntryOf(serviceId))}`]),
+    ...conditions,
   ]);
+}
+
+/** How many rows of `from` (a table and its alias) meet `where`. */
+export async function countRows(pool: ReadPool, from: Prisma.Sql, where: Prisma.Sql): Promise<number> {
+  const [row] = await queryRows<{ rows: number }>(
+    pool,
+    Prisma.sql`SELECT count(*)::int AS rows FROM ${from} WHERE ${where}`,
+  );
+  return row?.rows ?? 0;
 }
 
 /** How many rows historyExportQuery yields (an export reserves them against its allowance first). */
@@ -141,9 +165,5 @@ export async function countHistoryExport(
   serviceId: string | undefined,
   window: HistoryWindow,
 ): Promise<number> {
-  const [row] = await queryRows<{ rows: number }>(
-    pool,
-    Prisma.sql`SELECT count(*)::int AS rows FROM stats_snapshots h WHERE ${historyExportWhere(serviceId, window)}`,
-  );
-  return row?.rows ?? 0;
+  return countRows(pool, Prisma.sql`stats_snapshots h`, historyExportWhere(serviceId, window));
 }

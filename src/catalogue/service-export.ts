@@ -8,8 +8,10 @@ import { decimalText, volumeText } from "./sql";
 
 /**
  * CSV columns of services.csv, in order. What analysts filter on in JSON is here too (price,
- * networks, sources, verification, our probes' uptime and latency over 30 days, trust verdicts, owner_verified). A multi-valued
- * cell joins its values with MULTI_VALUE_SEPARATOR.
+ * networks, sources, verification, our probes' uptime and latency over 30 days, trust verdicts, owner_verified, and
+ * what the chain shows the entry's pay_tos received: raw and adjusted, with the flags' rules). A
+ * multi-valued cell joins its values with MULTI_VALUE_SEPARATOR; observed cells are empty when no
+ * chain reads the entry's pay_tos.
  */
 export const SERVICE_EXPORT_COLUMNS = [
   "id",
@@ -42,6 +44,14 @@ export const SERVICE_EXPORT_COLUMNS = [
   "score",
   "warnings",
   "owner_verified",
+  "observed_volume_usdc_30d",
+  "adjusted_volume_usdc_30d",
+  "observed_tx_count_30d",
+  "adjusted_tx_count_30d",
+  "observed_unique_payers_30d",
+  "adjusted_unique_payers_30d",
+  "last_payment_at",
+  "activity_flags",
 ] as const;
 
 /**
@@ -109,7 +119,12 @@ export function serviceExportQuery(ids: string[], payableEndpoints: number[]): P
       ${decimalText(Prisma.sql`round(pr.p50_30d::numeric, 1)`)},
       ${decimalText(Prisma.sql`round(pr.p99_30d::numeric, 1)`)},
       c.payable::text, s.health, s.grade, s.score::text, ${joined(Prisma.sql`s.trust_warnings`)},
-      (${ownerVerifiedOf("s")})::text
+      (${ownerVerifiedOf("s")})::text,
+      ${volumeText(Prisma.sql`a.observed_volume_usdc_30d`)}, ${volumeText(Prisma.sql`a.adjusted_volume_usdc_30d`)},
+      a.observed_tx_count_30d::text, (a.observed_tx_count_30d - a.flagged_transfers_30d)::text,
+      a.unique_payers_30d::text, a.adjusted_unique_payers_30d::text,
+      (a.observed ->> 'last_payment_at')::timestamptz,
+      ${joined(Prisma.sql`ARRAY(SELECT f ->> 'rule' FROM jsonb_array_elements(a.observed -> 'flags') f)`)}
     -- The rows themselves are read as before the aggregates existed (the plan streams as it did).
     FROM unnest(${ids}::uuid[], ${payableEndpoints}::int[]) WITH ORDINALITY AS c(id, payable, ord)
     JOIN services s ON s.id = c.id
@@ -118,5 +133,6 @@ export function serviceExportQuery(ids: string[], payableEndpoints: number[]): P
     LEFT JOIN listed_by lb ON lb.entry = c.id
     LEFT JOIN verified v ON v.entry = c.id
     LEFT JOIN pr ON pr.entry = c.id
+    LEFT JOIN service_activity a ON a.service_id = c.id
     ORDER BY c.ord`;
 }

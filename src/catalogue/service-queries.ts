@@ -6,6 +6,11 @@ import { serviceEndpoints, serviceTags } from "./search-documents";
 import { decimalText, type SortDirection, volumeText } from "./sql";
 import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 
+/** A column of the entry's observed figures (service_activity, keyed by the primary row `s`). */
+function observedColumn(column: string): Prisma.Sql {
+  return Prisma.sql`(SELECT a.${Prisma.raw(column)} FROM service_activity a WHERE a.service_id = s.id)`;
+}
+
 /**
  * The allow-list of sorts, one entry each: its SQL key (ranked by Postgres when the in-memory
  * catalogue loads, so the search orders by it with no other code), the direction people expect by
@@ -25,6 +30,18 @@ const SORT_KEYS = {
   price: { key: entryMinPrice("s"), order: "asc", about: "the lowest price per call in USDC" },
   // The trust score (src/trust): people sorting by it want the most trustworthy first.
   score: { key: Prisma.sql`s.score`, order: "desc", about: "the trust score 0–100; unscored last" },
+  // What the chain shows the entry's pay_tos received over 30 days (src/activity): raw, and with
+  // flagged transfers left out.
+  observed_volume: {
+    key: observedColumn("observed_volume_usdc_30d"),
+    order: "desc",
+    about: "the observed 30-day USDC volume on chain; entries no chain reads last",
+  },
+  adjusted_volume: {
+    key: observedColumn("adjusted_volume_usdc_30d"),
+    order: "desc",
+    about: "the observed volume without flagged transfers",
+  },
 } satisfies Record<string, { key: Prisma.Sql; order: SortDirection; about?: string }>;
 
 export type ServiceSort = keyof typeof SORT_KEYS;
@@ -90,6 +107,9 @@ export interface ServiceRecord extends ListedTrust {
   ownerVerified: boolean;
   /** What that owner reports of its services; null when it reported nothing. */
   ownerReported: ReportRecord | null;
+  /** What the chain shows its pay_tos received over 30 days (raw; null when no chain reads them). */
+  observedVolumeUsdc30d: string | null;
+  observedUniquePayers30d: number | null;
 }
 
 /**
@@ -106,6 +126,10 @@ const entryNetworks = Prisma.sql`(SELECT
   coalesce(array_agg(DISTINCT po.network ORDER BY po.network) FILTER (WHERE po.network IS NOT NULL), '{}')
   ${entryPaymentOptions("s")})`;
 
+/** The entry's observed 30-day volume (exact text) and payers, from service_activity. */
+const observedColumns = Prisma.sql`${decimalText(observedColumn("observed_volume_usdc_30d"))} AS "observedVolumeUsdc30d",
+  ${observedColumn("unique_payers_30d")} AS "observedUniquePayers30d"`;
+
 /**
  * Columns of a service `s` LEFT JOINed to its read model `r` (service_search). Tags and endpoints
  * come from the read model; a service whose read model was never built falls back to reading
@@ -120,7 +144,7 @@ export const SERVICE_COLUMNS = Prisma.sql`
   s.tx_count_30d AS "txCount30d", s.payer_count_30d AS "payerCount30d", s.status::text AS status,
   s.delist_reason AS "delistReason", s.first_seen_at AS "firstSeenAt", s.last_seen_at AS "lastSeenAt", s.detail_url AS "sourceUrl",
   ${decimalText(entryMinPrice("s"))} AS "priceUsdcMin", ${entryNetworks} AS networks,
-  ${listedTrustColumns("s")}, ${ownerColumns("s")}`;
+  ${listedTrustColumns("s")}, ${ownerColumns("s")}, ${observedColumns}`;
 
 export type SortKey = Exclude<ServiceSort, "relevance">;
 
@@ -143,6 +167,8 @@ export type EntryFields = Pick<
   | "score"
   | "trustWarnings"
   | "ownerVerified"
+  | "observedVolumeUsdc30d"
+  | "observedUniquePayers30d"
 >;
 
 /** Every catalogue entry (its primary row), with its place in each sort. */
@@ -182,6 +208,7 @@ export function allEntriesQuery(): Prisma.Sql {
         ${volumeText(Prisma.sql`s.volume_usdc_30d`)} AS "volumeUsdc30d", s.tx_count_30d AS "txCount30d",
         s.payer_count_30d AS "payerCount30d", s.info_updated_at AS "infoUpdatedAt", ${listedTrustColumns("s")},
         ${ownerVerifiedOfEveryEntry("s")} AS "ownerVerified",
+        ${observedColumns},
         ARRAY[${ranks}] AS ranks, (row_number() OVER (ORDER BY ${shownId("s")}, s.id) - 1)::int AS "idPlace"
       FROM services s
       WHERE ${isEntryPrimary("s")}

@@ -1,3 +1,4 @@
+import type { ObservedJson } from "../activity/figures";
 import type { Database } from "../db/prisma-client";
 import { type EventTransaction, emitEvents, type NewEvent } from "../events/emit";
 import { Prisma } from "../generated/prisma/client";
@@ -59,6 +60,9 @@ export interface EndpointTrustFacts {
   payToSince: Date | null;
   payToChangedAt: Date | null;
   payToShared: number | null;
+  /** What the chain shows its pay_tos and its service's were paid (src/activity); null when no chain reads them. */
+  observed: ObservedJson | null;
+  serviceObserved: ObservedJson | null;
   /** The latest probes (newest first), for the event that reports a health change. */
   recent: { probed_at: string; outcome: string; status_code: number | null; challenge_valid: boolean }[];
 }
@@ -128,6 +132,8 @@ export async function loadTrustFacts(
       (SELECT trim_scale(min(po.price_usdc))::text FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'listing') AS "listedPrice",
       pt.since AS "payToSince", CASE WHEN pt.other_at IS NOT NULL THEN pt.since END AS "payToChangedAt",
       ${payToSharedWith("e", "s")} AS "payToShared",
+      (SELECT ea.observed FROM endpoint_activity ea WHERE ea.endpoint_id = e.id) AS observed,
+      (SELECT sa.observed FROM service_activity sa WHERE sa.service_id = coalesce(s.canonical_id, s.id)) AS "serviceObserved",
       coalesce((SELECT json_agg(json_build_object('probed_at', r.probed_at, 'outcome', r.outcome,
           'status_code', r.status_code, 'challenge_valid', r.challenge_valid) ORDER BY r.probed_at DESC)
         FROM (SELECT * FROM p WHERE p.endpoint_id = e.id ORDER BY p.probed_at DESC LIMIT 5) r), '[]'::json) AS recent

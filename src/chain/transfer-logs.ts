@@ -22,6 +22,8 @@ export interface RpcLimits {
 }
 
 export interface TransferRange {
+  /** The addresses read (one topic list's worth). */
+  addresses: readonly string[];
   fromBlock: bigint;
   toBlock: bigint;
   /** Transfers to or from the addresses in the range, each once, in chain order. */
@@ -111,10 +113,25 @@ export class TransferLogReader {
   }
 
   /**
-   * The transfers to or from `addresses` between two blocks (inclusive), one range at a time, so
-   * the caller can store each range with its cursor before the next is read.
+   * The transfers to or from `addresses` between two blocks (inclusive), one topic list of
+   * addresses and one block range at a time, so the caller stores each piece with its addresses'
+   * cursors before the next is read, and holds no more than one piece's logs.
    */
   async *ranges(
+    addresses: readonly string[],
+    fromBlock: bigint,
+    toBlock: bigint,
+  ): AsyncGenerator<TransferRange> {
+    for (let index = 0; index < addresses.length; index += this.limits.addressesPerRequest) {
+      yield* this.rangesOf(
+        addresses.slice(index, index + this.limits.addressesPerRequest),
+        fromBlock,
+        toBlock,
+      );
+    }
+  }
+
+  private async *rangesOf(
     addresses: readonly string[],
     fromBlock: bigint,
     toBlock: bigint,
@@ -125,7 +142,7 @@ export class TransferLogReader {
       const end = start + this.span - 1n < toBlock ? start + this.span - 1n : toBlock;
       let transfers: TransferLog[];
       try {
-        transfers = await this.read(addresses, start, end);
+        transfers = await this.read(addresses as `0x${string}`[], start, end);
       } catch (error) {
         // A refused range is asked again at once, narrower; anything else waits longer each time.
         if (this.span > 1n && isRangeRefusal(error)) {
@@ -139,44 +156,38 @@ export class TransferLogReader {
         continue;
       }
       failures = 0;
-      yield { fromBlock: start, toBlock: end, transfers };
+      yield { addresses, fromBlock: start, toBlock: end, transfers };
       start = end + 1n;
       const grown = this.span * 2n;
       this.span = grown < BigInt(this.limits.maxBlockRange) ? grown : BigInt(this.limits.maxBlockRange);
     }
   }
 
-  private async read(
-    addresses: readonly string[],
-    fromBlock: bigint,
-    toBlock: bigint,
-  ): Promise<TransferLog[]> {
+  /** One topic list's transfers in one range, both directions. */
+  private async read(addresses: `0x${string}`[], fromBlock: bigint, toBlock: bigint): Promise<TransferLog[]> {
     const found = new Map<string, TransferLog>();
-    for (let index = 0; index < addresses.length; index += this.limits.addressesPerRequest) {
-      const chunk = addresses.slice(index, index + this.limits.addressesPerRequest) as `0x${string}`[];
-      for (const args of [{ to: chunk }, { from: chunk }]) {
-        const logs = await this.throttled(() =>
-          this.client.getLogs({
-            address: this.usdcContract,
-            event: TRANSFER_EVENT,
-            args,
-            fromBlock,
-            toBlock,
-            strict: true,
-          }),
-        );
-        for (const log of logs) {
-          if (log.blockNumber === null || log.transactionHash === null || log.logIndex === null) continue;
-          // A transfer between two watched addresses answers both directions: it counts once.
-          found.set(`${log.transactionHash}:${log.logIndex}`, {
-            txHash: log.transactionHash,
-            logIndex: log.logIndex,
-            blockNumber: log.blockNumber,
-            from: log.args.from.toLowerCase(),
-            to: log.args.to.toLowerCase(),
-            value: log.args.value,
-          });
-        }
+    for (const args of [{ to: addresses }, { from: addresses }]) {
+      const logs = await this.throttled(() =>
+        this.client.getLogs({
+          address: this.usdcContract,
+          event: TRANSFER_EVENT,
+          args,
+          fromBlock,
+          toBlock,
+          strict: true,
+        }),
+      );
+      for (const log of logs) {
+        if (log.blockNumber === null || log.transactionHash === null || log.logIndex === null) continue;
+        // A transfer between two watched addresses answers both directions: it counts once.
+        found.set(`${log.transactionHash}:${log.logIndex}`, {
+          txHash: log.transactionHash,
+          logIndex: log.logIndex,
+          blockNumber: log.blockNumber,
+          from: log.args.from.toLowerCase(),
+          to: log.args.to.toLowerCase(),
+          value: log.args.value,
+        });
       }
     }
     return [...found.values()].sort(byChainOrder);

@@ -2,6 +2,7 @@ import type { CrawlRunRecord } from "../catalogue/crawl-run-queries";
 import type { DailyRecord } from "../catalogue/daily-queries";
 import type { EndpointHit } from "../catalogue/endpoint-queries";
 import type { HistoryRecord } from "../catalogue/history-queries";
+import type { ObservedDayRecord } from "../catalogue/observed-history";
 import type { Page } from "../catalogue/paging";
 import type { EndpointDrift, ProbeSummary, ProbeWindowStats } from "../catalogue/probe-stats";
 import type {
@@ -184,6 +185,18 @@ export function serviceDetailJson(detail: ServiceDetail) {
     ...serviceTrustJson(detail.trust),
     sources: detail.sources.map(sourceListingJson),
     observed: detail.observed,
+  };
+}
+
+export function observedDayJson(record: ObservedDayRecord) {
+  return {
+    day: record.day,
+    observed_volume_usdc: record.observedVolumeUsdc,
+    adjusted_volume_usdc: record.adjustedVolumeUsdc,
+    observed_tx_count: record.observedTxCount,
+    adjusted_tx_count: record.adjustedTxCount,
+    observed_unique_payers: record.observedUniquePayers,
+    adjusted_unique_payers: record.adjustedUniquePayers,
   };
 }
 

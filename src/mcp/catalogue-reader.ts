@@ -1,19 +1,13 @@
 import type { z } from "zod";
-import { getServiceHistory } from "../catalogue/history-queries";
 import type { Paging } from "../catalogue/paging";
 import { getServiceDetail } from "../catalogue/service-details";
 import { listCategories } from "../catalogue/taxonomy-queries";
 import type { ReadPool } from "../db/read-pool";
 import { emptyAnswerHint } from "../http/catalogue-listing";
+import { serviceHistoryAnswer } from "../http/history-answer";
 import type { endpointListQuery } from "../http/schemas/endpoints";
 import { type historyQuery, isServiceId, type serviceListQuery } from "../http/schemas/services";
-import {
-  categoryJson,
-  historyJson,
-  listJson,
-  queryReadingJson,
-  serviceDetailJson,
-} from "../http/serialisers";
+import { categoryJson, listJson, queryReadingJson, serviceDetailJson } from "../http/serialisers";
 import {
   type CatalogueSearch,
   endpointFilters,
@@ -92,11 +86,7 @@ export class CatalogueReader {
   /** Null when no row has this id (as getService). */
   async getServiceHistory(id: string, query: z.output<typeof historyQuery>): Promise<JsonList | null> {
     if (!isServiceId(id)) return null;
-    const page = await getServiceHistory(this.deps.pool, id, query, {
-      offset: query.offset,
-      limit: query.limit,
-    });
-    return page === null ? null : listJson(page, historyJson);
+    return serviceHistoryAnswer(this.deps.pool, id, query);
   }
 
   async listCategories(paging: Paging): Promise<JsonList> {

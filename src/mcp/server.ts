@@ -8,7 +8,7 @@ import { endpointHitSchema, endpointListQuery } from "../http/schemas/endpoints"
 import { preflightBody, preflightSchema } from "../http/schemas/preflight";
 import {
   fromBeforeTo,
-  historyItemSchema,
+  historyEntrySchema,
   historyQuery,
   serviceDetailSchema,
   serviceFilterParams,
@@ -131,7 +131,8 @@ export const MCP_TOOLS = {
   get_service_history: {
     title: "History of a service's figures",
     description:
-      "A service's 30-day figures over time (from, to), oldest first, like GET /v1/services/{id}/history.",
+      "A service's 30-day figures over time (from, to), oldest first, like GET /v1/services/{id}/history; " +
+      "series=observed_daily: what the chain shows its pay_tos received per day, raw and adjusted.",
   },
   preflight_endpoint: {
     title: "Preflight an x402 endpoint",
@@ -225,7 +226,11 @@ export function createCatalogueMcpServer(
     {
       ...MCP_TOOLS.get_service_history,
       inputSchema: historyInput,
-      outputSchema: pageOf(historyItemSchema),
+      outputSchema: z.object({
+        items: z.array(historyEntrySchema),
+        has_more: z.boolean(),
+        total: z.number().int(),
+      }),
       annotations: readOnly,
     },
     async ({ id, ...query }) => {

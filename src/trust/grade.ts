@@ -22,10 +22,12 @@ import { CHECK_IDS, type Check, type CheckId, type CheckResult } from "./types";
  * | matches_listing  | 20     | C                           |
  * | responsive       | 20     | C                           |
  * | https            | 15     | C                           |
+ * | self_dealing     | 30     | D                           |
  * | pay_to_exclusive | 10     | B                           |
  * | stable_terms     | 10     | B                           |
  * | version_channel  | 5      | B                           |
  * | input_described  | 5      | B                           |
+ * | claims_observed  | 10     | B (it only warns)           |
  */
 /** The grades, best first. */
 export const GRADE_LETTERS = ["A", "B", "C", "D", "F"] as const;
@@ -49,6 +51,8 @@ export const GRADE_TABLE: Record<CheckId, { weight: number; failCap: Grade }> = 
   stable_terms: { weight: 10, failCap: "B" },
   version_channel: { weight: 5, failCap: "B" },
   input_described: { weight: 5, failCap: "B" },
+  self_dealing: { weight: 30, failCap: "D" },
+  claims_observed: { weight: 10, failCap: "B" },
 };
 
 /** Grades best first, with the lowest score each needs and the highest it allows. */

@@ -9,6 +9,7 @@ import type { Config } from "../config/config";
 import type { Database } from "../db/prisma-client";
 import type { NewEvent } from "../events/emit";
 import type { Logger } from "../logging/logger";
+import { activityChecks } from "./checks/activity";
 import { challengeChecks } from "./checks/challenge";
 import { CONTEXT_THRESHOLDS, contextChecks } from "./checks/context";
 import { gradeOf, serviceChecks } from "./grade";
@@ -84,7 +85,10 @@ function judgeEndpoint(
     payToSharedWith: f.payToShared,
     now,
   });
-  const byId = new Map([...(f.latestChecks ?? challengeChecks(null)), ...context].map((c) => [c.id, c]));
+  const observed = activityChecks({ endpoint: f.observed, service: f.serviceObserved });
+  const byId = new Map(
+    [...(f.latestChecks ?? challengeChecks(null)), ...context, ...observed].map((c) => [c.id, c]),
+  );
   const checks = f.probes === 0 ? null : CHECK_IDS.flatMap((id) => byId.get(id) ?? []);
   const { grade, score } = checks === null ? { grade: null, score: null } : gradeOf(checks);
   const warnings = warningsOf({

@@ -24,6 +24,8 @@ export const CHECK_IDS = [
   "price_sane",
   "stable_terms",
   "pay_to_exclusive",
+  "claims_observed",
+  "self_dealing",
 ] as const;
 
 export type CheckId = (typeof CHECK_IDS)[number];

@@ -8,7 +8,9 @@ import type { Check } from "./types";
  * failed; unpayable: a live challenge no official client can pay (not a sign-in challenge);
  * slow: responsive found a p99 over its threshold; new_provider: the service was first seen
  * less than 7 days ago; pay_to_changed: the live pay_to replaced another less than 7 days ago;
- * auth_only: the 402 asks for a sign-in, not a payment.
+ * auth_only: the 402 asks for a sign-in, not a payment; claims_exceed_observed: claims_observed
+ * warned (claimed figures over CLAIM_FACTOR × what the chain shows); self_dealing: self_dealing
+ * found flagged payments (src/activity/wash-rules.ts).
  */
 export const WARNINGS = [
   "dead",
@@ -21,6 +23,8 @@ export const WARNINGS = [
   "new_provider",
   "pay_to_changed",
   "auth_only",
+  "claims_exceed_observed",
+  "self_dealing",
 ] as const;
 
 export type Warning = (typeof WARNINGS)[number];
@@ -45,6 +49,8 @@ const RECENT_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function warningsOf(f: WarningFacts): Warning[] {
   const failed = (id: Check["id"]) => f.checks.some((c) => c.id === id && c.result === "fail");
+  const flagged = (id: Check["id"]) =>
+    f.checks.some((c) => c.id === id && (c.result === "warn" || c.result === "fail"));
   const within = (at: Date | null, ms: number) => at !== null && f.now.getTime() - at.getTime() < ms;
   const flags: Record<Warning, boolean> = {
     dead: f.health === "dead",
@@ -57,6 +63,8 @@ export function warningsOf(f: WarningFacts): Warning[] {
     new_provider: within(f.serviceFirstSeenAt, RECENT_MS),
     pay_to_changed: within(f.payToChangedAt, RECENT_MS),
     auth_only: f.authOnly,
+    claims_exceed_observed: flagged("claims_observed"),
+    self_dealing: flagged("self_dealing"),
   };
   return WARNINGS.filter((w) => flags[w]);
 }

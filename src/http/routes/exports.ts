@@ -6,6 +6,11 @@ import {
   historyExportQuery as historySql,
   serviceExists,
 } from "../../catalogue/history-queries";
+import {
+  countObservedDays,
+  OBSERVED_DAYS_EXPORT_COLUMNS,
+  observedDaysExportQuery,
+} from "../../catalogue/observed-history";
 import { SERVICE_EXPORT_COLUMNS, serviceExportQuery as servicesSql } from "../../catalogue/service-export";
 import type { ReadPool } from "../../db/read-pool";
 import { type CatalogueSearch, serviceFilters } from "../../search/catalogue-search";
@@ -38,18 +43,20 @@ function servicesExport(search: CatalogueSearch): ExportPlan {
   };
 }
 
-/** history.csv: one service's or every service's figures over time. */
+/** history.csv: one service's or every service's figures over time (series=observed_daily: chain payments per day). */
 function historyExport(pool: ReadPool): ExportPlan {
   return async (req, res) => {
     const query = parseInput(historyExportQuery, req.query, "query");
     if (query.service_id !== undefined && !(await serviceExists(pool, query.service_id))) {
       throw notFound(query.service_id);
     }
+    const daily = query.series === "observed_daily";
+    const count = daily ? countObservedDays : countHistoryExport;
     const limit = res ? cappedExportLimit(res, query.limit) : query.limit;
-    const rows = req.method === "HEAD" ? 0 : await countHistoryExport(pool, query.service_id, query);
+    const rows = req.method === "HEAD" ? 0 : await count(pool, query.service_id, query);
     return {
-      query: historySql(query.service_id, query, limit),
-      columns: HISTORY_EXPORT_COLUMNS,
+      query: (daily ? observedDaysExportQuery : historySql)(query.service_id, query, limit),
+      columns: daily ? OBSERVED_DAYS_EXPORT_COLUMNS : HISTORY_EXPORT_COLUMNS,
       filename: "history.csv",
       rows: limit === undefined ? rows : Math.min(rows, limit),
     };

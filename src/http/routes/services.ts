@@ -6,6 +6,7 @@ import type { ReadPool } from "../../db/read-pool";
 import { type CatalogueSearch, serviceFilters } from "../../search/catalogue-search";
 import { emptyAnswerHint, sendListing } from "../catalogue-listing";
 import { HttpError } from "../errors";
+import { serviceHistoryAnswer } from "../history-answer";
 import { methodNotAllowed, sendCacheable } from "../responses";
 import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
@@ -48,10 +49,9 @@ export function servicesRouter(pool: ReadPool, search: CatalogueSearch): Router 
     .get(async (req, res) => {
       const { id } = parseInput(serviceIdParams, req.params, "path");
       const query = parseInput(historyQuery, req.query, "query");
-      const paging = { offset: query.offset, limit: query.limit };
-      const page = isServiceId(id) ? await getServiceHistory(pool, id, query, paging) : null;
-      if (!page) throw notFound(id);
-      sendCacheable(res, listJson(page, historyJson));
+      const answer = isServiceId(id) ? await serviceHistoryAnswer(pool, id, query) : null;
+      if (!answer) throw notFound(id);
+      sendCacheable(res, answer);
     })
     .all(methodNotAllowed);
 

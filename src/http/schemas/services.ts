@@ -5,6 +5,7 @@ import {
   dateTimeParam,
   decimalString,
   endpointCallFields,
+  enumParam,
   exportPagingParams,
   isoTimestamp,
   listSchema,
@@ -42,8 +43,19 @@ export function isServiceId(id: string): boolean {
   return serviceIdParam.safeParse(id).success;
 }
 
+/** Which series of the history: the figures' intervals, or observed payments per day. */
+const seriesParam = enumParam(["figures", "observed_daily"])
+  .default("figures")
+  .meta({
+    description:
+      "figures (default): the 30-day figures over the intervals in which they did not change. observed_daily: " +
+      "per UTC day, what the chain shows the service's pay_tos received (raw and adjusted volume, transactions, " +
+      "distinct payers; docs/agents.md, Observed volume); days without a payment have no row.",
+  });
+
 export const historyQuery = z
   .strictObject({
+    series: seriesParam,
     from: dateTimeParam.optional().meta({ description: "Rows observed at or after this time." }),
     to: dateTimeParam.optional().meta({ description: "Rows observed at or before this time." }),
     ...pagingParams,
@@ -53,6 +65,7 @@ export const historyQuery = z
 export const historyExportQuery = z
   .strictObject({
     service_id: serviceIdParam.optional().meta({ description: "One service; all services when absent." }),
+    series: seriesParam,
     from: dateTimeParam.optional().meta({ description: "Rows observed at or after this time." }),
     to: dateTimeParam.optional().meta({ description: "Rows observed at or before this time." }),
     limit: exportPagingParams.limit,
@@ -290,4 +303,19 @@ export const historyItemSchema = z
   })
   .meta({ id: "HistoryItem", description: "The figures over one interval in which they did not change." });
 
-export const historyListSchema = listSchema(historyItemSchema, "HistoryList");
+export const observedDayItemSchema = z
+  .strictObject({
+    day: z.string().meta({ description: "The UTC day, YYYY-MM-DD.", example: "2026-11-27" }),
+    observed_volume_usdc: decimalString.meta({ description: "USDC the pay_tos received that day, exact." }),
+    adjusted_volume_usdc: decimalString.meta({ description: "The same without flagged transfers." }),
+    observed_tx_count: z.number().int().meta({ description: "Transfers received." }),
+    adjusted_tx_count: z.number().int().meta({ description: "Transfers received, flagged ones left out." }),
+    observed_unique_payers: z.number().int().meta({ description: "Distinct payers." }),
+    adjusted_unique_payers: z.number().int().meta({ description: "Distinct payers of unflagged transfers." }),
+  })
+  .meta({ id: "ObservedDayItem", description: "Observed payments of one UTC day (series=observed_daily)." });
+
+/** An item of the history: of the figures series, or of observed_daily. */
+export const historyEntrySchema = z.union([historyItemSchema, observedDayItemSchema]);
+
+export const historyListSchema = listSchema(historyEntrySchema, "HistoryList");

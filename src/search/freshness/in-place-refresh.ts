@@ -147,6 +147,8 @@ export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boole
     old.payerCount30d === next.payerCount30d &&
     old.infoUpdatedAt === next.infoUpdatedAt &&
     old.score === next.score &&
+    sameAmount(old.observedVolume, next.observedVolume) &&
+    old.observedUniquePayers === next.observedUniquePayers &&
     sameSet(old.tags, next.tags) &&
     sameSet(old.methods, next.methods)
   );

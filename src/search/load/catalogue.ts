@@ -92,6 +92,8 @@ export function serviceEntry(
     score: record.score,
     warnings: shared.list(record.trustWarnings),
     ownerVerified: record.ownerVerified,
+    observedVolume: record.observedVolumeUsdc30d === null ? null : amountOf(record.observedVolumeUsdc30d),
+    observedUniquePayers: record.observedUniquePayers30d,
     sortRanks,
   };
 }

@@ -28,7 +28,7 @@ export async function readEndpointColumns(
   for await (const rows of rowsInBatches<IndexedEndpointRow>(client, endpointIndexQuery(), BATCH)) {
     signal?.throwIfAborted();
     for (const endpoint of await withVerdicts(client, rows)) {
-      table.add(endpointFields(endpoint), endpoint.idPlace);
+      table.add(endpointFields(endpoint), endpoint.idPlace, endpoint);
       if (endpoint.payability.payable)
         payable.set(endpoint.serviceId, (payable.get(endpoint.serviceId) ?? 0) + 1);
     }

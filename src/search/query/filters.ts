@@ -12,9 +12,10 @@ import {
 } from "../../http/schemas/common";
 import { TRANSPORTS } from "../../mcp-tools/tool-url";
 import { HTTP_METHODS } from "../../normalise/text";
-import { HEALTH_STATES } from "../../trust/health";
 import { booleanParam, type FilterEntry, filter } from "./filter-entry";
-import { trustFilters } from "./trust-filters";
+import { activityFilters, trustFilters } from "./shared-filters";
+
+export { SHOWN_HEALTH } from "./shared-filters";
 
 /**
  * The filters of the service and endpoint searches, declared once. Each entry names its query
@@ -91,9 +92,6 @@ function transportFilter(of: string) {
       }),
   );
 }
-
-/** Every health but dead: what a list shows unless `health` is given. */
-export const SHOWN_HEALTH = HEALTH_STATES.filter((health) => health !== "dead");
 
 export const SERVICE_FILTERS = {
   q: filter(
@@ -225,6 +223,7 @@ export const SERVICE_FILTERS = {
       .meta({ description: "listed (default), delisted or all." }),
   ),
   ...trustFilters("services"),
+  ...activityFilters("services"),
 };
 
 export const ENDPOINT_FILTERS = {
@@ -294,6 +293,7 @@ export const ENDPOINT_FILTERS = {
     }),
   ),
   ...trustFilters("endpoints"),
+  ...activityFilters("endpoints"),
 };
 
 export type ServiceFilters = FiltersOf<typeof SERVICE_FILTERS>;
@@ -332,8 +332,10 @@ export const endpointSortParams = {
     .optional()
     .meta({
       description:
-        "relevance (default with q; needs q) or price (the endpoint's lowest price per call, cheapest first, " +
-        "unpriced last). Without q and sort: the busiest services' endpoints first.",
+        "relevance (default with q; needs q), price (the endpoint's lowest price per call, cheapest first, " +
+        "unpriced last), observed_volume (what the chain shows its pay_tos received over 30 days, largest first, " +
+        "endpoints no chain reads last) or adjusted_volume (the same without flagged transfers). Without q and " +
+        "sort: the busiest services' endpoints first.",
     }),
 };
 

@@ -71,13 +71,23 @@ export class AmountCodes {
 
   /** The highest rank whose amount is at most `max` (0: none is): a code passes if its rank is ≤ it. */
   highestRankAtMost(max: Amount): number {
+    return this.ranksWhere((amount) => compareAmounts(amount, max) <= 0);
+  }
+
+  /** The highest rank whose amount is below `min` (0: none is): a code is at least `min` if its rank is above it. */
+  highestRankBelow(min: Amount): number {
+    return this.ranksWhere((amount) => compareAmounts(amount, min) < 0);
+  }
+
+  /** How many distinct amounts, lowest first, pass `test` (which holds for a prefix of them). */
+  private ranksWhere(test: (amount: Amount) => boolean): number {
     this.rankTable();
     const distinct = this.sortedRanks?.amounts ?? [];
     let low = 0;
     let high = distinct.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (compareAmounts(distinct[middle] as Amount, max) <= 0) low = middle + 1;
+      if (test(distinct[middle] as Amount)) low = middle + 1;
       else high = middle;
     }
     return low;

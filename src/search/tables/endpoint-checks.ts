@@ -81,6 +81,20 @@ const ENDPOINT_CHECKS: {
     const refused = warningBits(warnings);
     return (i) => ((columns.warnings[i] as number) & refused) === 0;
   },
+  minObservedVolume: (min, { columns }) => {
+    // Exact: the volumes' ranks are in exact decimal order, and `min` becomes a lowest rank once.
+    const { volumes } = columns.dictionaries;
+    const ranks = volumes.rankTable();
+    const below = volumes.highestRankBelow(amountOf(min));
+    return (i) => {
+      const code = columns.observedVolume[i] as number;
+      return code >= 0 && (ranks[code] as number) > below;
+    };
+  },
+  minUniquePayers:
+    (payers, { columns }) =>
+    (i) =>
+      (columns.uniquePayers[i] as number) >= payers,
 };
 
 function flagCheck({ flags }: EndpointColumns, flag: number, wanted: boolean): Check {

@@ -34,6 +34,22 @@ export interface EndpointFields {
   trust: TrustCodes;
 }
 
+/**
+ * What the chain shows an endpoint's pay_tos received over 30 days (exact decimal text; null when
+ * no chain reads them). Only a load changes them: the refresh of a probed endpoint keeps them.
+ */
+export interface ObservedFields {
+  observedVolume: string | null;
+  adjustedVolume: string | null;
+  observedUniquePayers: number | null;
+}
+
+export const NO_OBSERVED: ObservedFields = {
+  observedVolume: null,
+  adjustedVolume: null,
+  observedUniquePayers: null,
+};
+
 /** An endpoint as the catalogue reads it (a load's index row, or a refreshed endpoint), with its verdict. */
 export interface JudgedEndpoint extends ListedTrust {
   id: string;
@@ -165,11 +181,16 @@ export interface EndpointColumnData {
   grade: Int8Array;
   score: Int8Array;
   warnings: Uint16Array;
-  /** Each dictionary's values in code order (prices as decimal text). */
+  /** Codes of the observed raw and adjusted 30-day volumes in `volumes` (-1: none), and the payers (-1: none). */
+  observedVolume: Int32Array;
+  adjustedVolume: Int32Array;
+  uniquePayers: Int32Array;
+  /** Each dictionary's values in code order (prices and volumes as decimal text). */
   methods: string[];
   categories: string[];
   networks: string[];
   prices: string[];
+  volumes: string[];
 }
 
 /** Collects endpoints in order, then makes the table's columns. */
@@ -188,13 +209,17 @@ export class EndpointTableBuilder {
   private readonly grade = new IntList();
   private readonly score = new IntList();
   private readonly warnings = new IntList();
+  private readonly observedVolume = new IntList();
+  private readonly adjustedVolume = new IntList();
+  private readonly uniquePayers = new IntList();
+  private readonly volumes = new AmountCodes();
   private readonly methods = new Dictionary();
   private readonly categories = new Dictionary();
   private readonly networks = new Dictionary();
   private readonly prices = new AmountCodes();
 
   /** Adds the next endpoint; `idPlace` is its place in id order (the tie-break of equal ranks). */
-  add(fields: EndpointFields, idPlace: number): void {
+  add(fields: EndpointFields, idPlace: number, observed: ObservedFields = NO_OBSERVED): void {
     this.ids.push(fields.id);
     this.idPlaces.push(idPlace);
     this.methodCodes.push(this.methods.code(fields.method));
@@ -209,6 +234,10 @@ export class EndpointTableBuilder {
     this.grade.push(fields.trust.grade);
     this.score.push(fields.trust.score);
     this.warnings.push(fields.trust.warnings);
+    const volumeCode = (text: string | null) => (text === null ? -1 : this.volumes.code(text));
+    this.observedVolume.push(volumeCode(observed.observedVolume));
+    this.adjustedVolume.push(volumeCode(observed.adjustedVolume));
+    this.uniquePayers.push(observed.observedUniquePayers ?? -1);
   }
 
   get size(): number {
@@ -234,10 +263,14 @@ export class EndpointTableBuilder {
       grade: Int8Array.from(this.grade.done()),
       score: Int8Array.from(this.score.done()),
       warnings: Uint16Array.from(this.warnings.done()),
+      observedVolume: this.observedVolume.done(),
+      adjustedVolume: this.adjustedVolume.done(),
+      uniquePayers: this.uniquePayers.done(),
       methods: this.methods.values(),
       categories: this.categories.values(),
       networks: this.networks.values(),
       prices: this.prices.texts(),
+      volumes: this.volumes.texts(),
     };
   }
 }
@@ -276,7 +309,17 @@ export interface EndpointColumns {
   grade: Int8Array;
   score: Int8Array;
   warnings: Uint16Array;
-  dictionaries: { methods: Dictionary; categories: Dictionary; networks: Dictionary; prices: AmountCodes };
+  /** Observed 30-day figures: volume codes in dictionaries.volumes (-1: none), payers (-1: none); set by a load only. */
+  observedVolume: Int32Array;
+  adjustedVolume: Int32Array;
+  uniquePayers: Int32Array;
+  dictionaries: {
+    methods: Dictionary;
+    categories: Dictionary;
+    networks: Dictionary;
+    prices: AmountCodes;
+    volumes: AmountCodes;
+  };
 }
 
 /** The columns of plain data (see EndpointColumnData), with their dictionaries. */
@@ -294,11 +337,15 @@ export function columnsOf(data: EndpointColumnData): EndpointColumns {
     grade: data.grade,
     score: data.score,
     warnings: data.warnings,
+    observedVolume: data.observedVolume,
+    adjustedVolume: data.adjustedVolume,
+    uniquePayers: data.uniquePayers,
     dictionaries: {
       methods: Dictionary.of(data.methods),
       categories: Dictionary.of(data.categories),
       networks: Dictionary.of(data.networks),
       prices: AmountCodes.of(data.prices),
+      volumes: AmountCodes.of(data.volumes),
     },
   };
 }

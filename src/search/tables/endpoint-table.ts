@@ -35,6 +35,8 @@ export interface EndpointPage {
 export class EndpointTable {
   /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
   private byPrice: ItemOrder | null = null;
+  /** Entries by observed raw or adjusted volume (largest first, none last), made on first use; only a load changes them. */
+  private readonly byVolume = new Map<"observedVolume" | "adjustedVolume", ItemOrder>();
   /** Counts entries replaced in place: a price order prepared across one is not kept. */
   private changes = 0;
   private readonly lookup: IdLookup;
@@ -80,10 +82,14 @@ export class EndpointTable {
       grade: columns.grade,
       score: columns.score,
       warnings: columns.warnings,
+      observedVolume: columns.observedVolume,
+      adjustedVolume: columns.adjustedVolume,
+      uniquePayers: columns.uniquePayers,
       methods: columns.dictionaries.methods.values(),
       categories: columns.dictionaries.categories.values(),
       networks: columns.dictionaries.networks.values(),
       prices: columns.dictionaries.prices.texts(),
+      volumes: columns.dictionaries.volumes.texts(),
     };
   }
 
@@ -193,6 +199,28 @@ export class EndpointTable {
     return yield* orderByRanksSteps(ranks, entryOrder, false);
   }
 
+  /** Entries by an observed volume, largest first, those with none last, ties in the default order. */
+  private volumeOrder(column: "observedVolume" | "adjustedVolume"): ItemOrder {
+    let order = this.byVolume.get(column);
+    if (order === undefined) {
+      const codes = this.columns[column];
+      const rankTable = this.columns.dictionaries.volumes.rankTable();
+      const ranks = Int32Array.from(codes, (code) => (code < 0 ? 0 : (rankTable[code] as number)));
+      const entryOrder = Int32Array.from(codes.keys());
+      order = runToEnd(orderByRanksSteps(ranks, entryOrder, true));
+      this.byVolume.set(column, order);
+    }
+    return order;
+  }
+
+  /** The order a sort asks for; null for the default order (or relevance). */
+  private orderOf(sort: EndpointSort | undefined): ItemOrder | null {
+    if (sort === "price") return this.priceOrder();
+    if (sort === "observed_volume") return this.volumeOrder("observedVolume");
+    if (sort === "adjusted_volume") return this.volumeOrder("adjustedVolume");
+    return null;
+  }
+
   list(
     filters: EndpointFilters,
     sort: EndpointSort | undefined,
@@ -202,12 +230,12 @@ export class EndpointTable {
   ): EndpointPage {
     // Without filters, no column is read per match (a common word matches thousands).
     const accepts = endpointCheck(filters, this.columns, now) ?? acceptAll;
-    const byPrice = sort === "price";
+    const ordered = this.orderOf(sort);
     let page: number[] = [];
     let total = 0;
     if (query === undefined) {
-      // The entries are in the default order already; the price order is computed once.
-      const order = byPrice ? this.priceOrder().sorted : null;
+      // The entries are in the default order already; another order is computed once.
+      const order = ordered?.sorted ?? null;
       for (let n = 0; n < this.size; n += 1) {
         const i = order === null ? n : (order[n] as number);
         if (!accepts(i)) continue;
@@ -216,9 +244,9 @@ export class EndpointTable {
       }
     } else if (query !== null) {
       const { idPlace } = this.columns;
-      const { docs, ranks } = this.text.search(query, accepts, !byPrice);
-      if (byPrice) {
-        const { place } = this.priceOrder();
+      const { docs, ranks } = this.text.search(query, accepts, ordered === null);
+      if (ordered !== null) {
+        const { place } = ordered;
         const keys = new Float32Array(docs.length);
         for (let m = 0; m < docs.length; m += 1) keys[m] = place[docs[m] as number] as number;
         page = pageByKeys(docs, keys, false, idPlace, paging.offset, paging.limit);

@@ -48,6 +48,7 @@ const BOUNDS = {
   minPayers: { read: (entry) => entry.payerCount30d, lowest: true },
   updatedSince: { read: (entry) => entry.infoUpdatedAt, lowest: true },
   minScore: { read: (entry) => entry.score, lowest: true },
+  minUniquePayers: { read: (entry) => entry.observedUniquePayers, lowest: true },
 } satisfies {
   [F in keyof ServiceFilters]?: { read: (entry: ServiceEntry) => number | null; lowest: boolean };
 };

@@ -55,6 +55,9 @@ export interface ServiceEntry {
   warnings: readonly Warning[];
   /** An origin of its endpoints has a verified owner (src/ownership). */
   ownerVerified: boolean;
+  /** What the chain shows its pay_tos received over 30 days (raw); null when no chain reads them. */
+  observedVolume: Amount | null;
+  observedUniquePayers: number | null;
   /** Dense rank of the entry's value for each sort, ascending; 0 when it has no value. */
   sortRanks: Readonly<Record<SortKey, number>>;
 }

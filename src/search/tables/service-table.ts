@@ -111,6 +111,11 @@ const SERVICE_CHECKS: {
   minScore: "columns",
   warnings: (warnings) => (e) => warnings.every((w) => e.warnings.includes(w)),
   noWarnings: (warnings) => (e) => !warnings.some((w) => e.warnings.includes(w)),
+  minObservedVolume: (min) => {
+    const lowest = amountOf(min);
+    return (e) => e.observedVolume !== null && compareAmounts(e.observedVolume, lowest) >= 0;
+  },
+  minUniquePayers: "columns",
 };
 
 /** The check of the filters that ServiceColumns does not hold, on the entry itself (health always). */

@@ -37,6 +37,14 @@ const SERVICE_HEADER = [
   "score",
   "warnings",
   "owner_verified",
+  "observed_volume_usdc_30d",
+  "adjusted_volume_usdc_30d",
+  "observed_tx_count_30d",
+  "adjusted_tx_count_30d",
+  "observed_unique_payers_30d",
+  "adjusted_unique_payers_30d",
+  "last_payment_at",
+  "activity_flags",
 ];
 
 describe("GET /v1/services.csv and /v1/history.csv", () => {
@@ -172,6 +180,8 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "false",
+      // No chain reads its pay_tos: no observed figures.
+      ...Array.from({ length: 8 }, () => ""),
     ]);
   });
 
@@ -202,6 +212,8 @@ describe("GET /v1/services.csv and /v1/history.csv", () => {
       "",
       "",
       "false",
+      // No chain reads its pay_tos: no observed figures.
+      ...Array.from({ length: 8 }, () => ""),
     ]);
   });
 

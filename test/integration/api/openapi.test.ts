@@ -230,6 +230,8 @@ describe("GET /openapi.json and /docs", () => {
       "min_score",
       "warning",
       "no_warning",
+      "min_observed_volume",
+      "min_unique_payers",
       "sort",
       "order",
       "offset",
@@ -252,11 +254,13 @@ describe("GET /openapi.json and /docs", () => {
       "min_score",
       "warning",
       "no_warning",
+      "min_observed_volume",
+      "min_unique_payers",
       "sort",
       "offset",
       "limit",
     ]);
-    expect(names("/v1/history.csv")).toEqual(["service_id", "from", "to", "limit"]);
+    expect(names("/v1/history.csv")).toEqual(["service_id", "series", "from", "to", "limit"]);
     const limit = (
       (((document.paths as JsonObject)["/v1/services"] as JsonObject).get as JsonObject)
         .parameters as JsonObject[]

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 const SERVICE_PARAMS =
   "q, category, tag, method, transport, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
   "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, drift, status, " +
-  "health, min_grade, min_score, warning, no_warning, sort, order, offset, limit";
+  "health, min_grade, min_score, warning, no_warning, min_observed_volume, min_unique_payers, sort, order, offset, limit";
 
 describe("request validation and HTTP behaviour", () => {
   let database: TestDatabase;
@@ -80,10 +80,18 @@ describe("request validation and HTTP behaviour", () => {
     ["/v1/services?status=gone", 'status: must be one of listed, delisted, all (got "gone")'],
     [
       "/v1/services?sort=cheapest",
-      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen, price, score (got "cheapest")',
+      'sort: must be one of relevance, volume, tx_count, payers, uptime, response_ms, name, updated, first_seen, price, score, observed_volume, adjusted_volume (got "cheapest")',
     ],
     ["/v1/services?sort=relevance", 'sort: relevance needs q; without q use another sort (got "relevance")'],
     ["/v1/services?order=up", 'order: must be one of asc, desc (got "up")'],
+    [
+      "/v1/endpoints?min_observed_volume=ten",
+      'min_observed_volume: must be a decimal number such as 1000 or 0.5 (at most 6 decimals) (got "ten")',
+    ],
+    [
+      "/v1/services?min_unique_payers=-2",
+      'min_unique_payers: must be a whole number from 0 to 2147483647 (got "-2")',
+    ],
     [
       "/v1/services?max_price=0.0000001",
       'max_price: must be a decimal number such as 1000 or 0.5 (at most 6 decimals) (got "0.0000001")',
@@ -110,7 +118,7 @@ describe("request validation and HTTP behaviour", () => {
     ],
     [
       "/v1/services/00000000-0000-4000-8000-000000000000/history?since=2026-01-01",
-      'unknown query parameter "since"; allowed: from, to, offset, limit',
+      'unknown query parameter "since"; allowed: series, from, to, offset, limit',
     ],
     [
       "/v1/endpoints?method=BREW",
@@ -118,7 +126,7 @@ describe("request validation and HTTP behaviour", () => {
     ],
     [
       "/v1/endpoints?tag=x",
-      'unknown query parameter "tag"; allowed: q, method, transport, category, max_price, include_unpriced, network, verified, drift, payable, callable, health, min_grade, min_score, warning, no_warning, sort, offset, limit',
+      'unknown query parameter "tag"; allowed: q, method, transport, category, max_price, include_unpriced, network, verified, drift, payable, callable, health, min_grade, min_score, warning, no_warning, min_observed_volume, min_unique_payers, sort, offset, limit',
     ],
     ["/v1/categories?limit=0", 'limit: must be a whole number from 1 to 200 (got "0")'],
     ["/v1/tags?sort=name", 'unknown query parameter "sort"; allowed: offset, limit'],

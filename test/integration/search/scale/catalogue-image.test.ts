@@ -116,8 +116,16 @@ const LAYOUTS: Record<number, string> = {
   // The layout of 1; the endpoints' flags hold a third bit (callable), which 1's readers would miss.
   2: LAYOUT_1,
   3: LAYOUT_3,
-  // Whether an origin of the entry has a verified owner (src/ownership).
-  4: withPaths(LAYOUT_3, [], [".ownerVerified:boolean"]),
+  // Observed payments (the endpoints' volume codes and payers, the entries' observed figures and sort
+  // ranks), and whether an origin of the entry has a verified owner (src/ownership).
+  // (No endpoint here has observed figures: the volumes' texts and the entries' amounts are absent.)
+  4: withPaths(
+    LAYOUT_3,
+    ["observedVolume", "adjustedVolume", "uniquePayers"].map(
+      (column) => `.data.endpoints.columns.${column}.~array:number`,
+    ),
+    [".sortRanks.observed_volume:number", ".sortRanks.adjusted_volume:number", ".ownerVerified:boolean"],
+  ),
 };
 
 /** Every path in the values (array items as []) with the kinds of non-null value found there, sorted. */

@@ -1,8 +1,13 @@
-import { enumParam, integerParam, repeatableParam } from "../../http/schemas/common";
+import { decimalParam, enumParam, integerParam, repeatableParam } from "../../http/schemas/common";
 import { GRADE_LETTERS } from "../../trust/grade";
 import { HEALTH_STATES } from "../../trust/health";
 import { WARNINGS } from "../../trust/warnings";
 import { filter } from "./filter-entry";
+
+/** The filters the service and endpoint searches share: trust verdicts and observed payments. */
+
+/** Every health but dead: what a list shows unless `health` is given. */
+export const SHOWN_HEALTH = HEALTH_STATES.filter((health) => health !== "dead");
 
 /**
  * The trust filters (src/trust, docs/agents.md "Health" and "Checks and grades"), the same on
@@ -58,6 +63,36 @@ export function trustFilters(of: string) {
         .meta({
           description: `Leave out ${of} with this trust warning; repeat for more: none of those given may be present.`,
           example: "decoy_price",
+        }),
+    ),
+  };
+}
+
+/**
+ * The observed-payment filters (src/activity, docs/agents.md "Observed volume"), the same on
+ * services and endpoints: what the chain shows the pay_tos of each were paid over 30 days.
+ */
+export function activityFilters(of: string) {
+  return {
+    min_observed_volume: filter(
+      "minObservedVolume",
+      decimalParam.optional().meta({
+        description:
+          `Lowest observed 30-day volume in USDC, a decimal string: what the chain shows the ${of}' pay_tos ` +
+          "received (raw: flagged transfers included; see `observed`), compared exactly. " +
+          `${of} whose pay_tos no chain reads (ACTIVITY_CHAINS) do not match.`.replace(/^./, (c) =>
+            c.toUpperCase(),
+          ),
+        example: "100",
+      }),
+    ),
+    min_unique_payers: filter(
+      "minUniquePayers",
+      integerParam(0, 2_147_483_647)
+        .optional()
+        .meta({
+          description: `Lowest number of distinct addresses that paid the ${of}' pay_tos over 30 days, as the chain shows (raw).`,
+          example: 5,
         }),
     ),
   };
