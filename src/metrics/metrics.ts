@@ -10,7 +10,7 @@ export interface PoolCounts {
 
 /** A finished crawl run, as the run records it. */
 export interface CrawlRunReport {
-  /** The source's kind (html_directory, bazaar, origin_manifest). */
+  /** The source's kind (html_directory, bazaar, origin_manifest, registered). */
   kind: string;
   /** The source's base URL: only its host becomes a label. */
   baseUrl: string;
