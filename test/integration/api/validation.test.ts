@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const SERVICE_PARAMS =
   "q, category, tag, method, transport, domain, min_uptime, max_response_ms, min_volume, min_tx, min_payers, " +
-  "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, drift, status, " +
+  "updated_since, network, asset, max_price, include_unpriced, pay_to, source, verified, drift, owner_verified, status, " +
   "health, min_grade, min_score, warning, no_warning, min_observed_volume, min_unique_payers, sort, order, offset, limit";
 
 describe("request validation and HTTP behaviour", () => {
