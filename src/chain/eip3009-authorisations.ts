@@ -81,7 +81,8 @@ export class Eip3009Authorisations {
     args: { authorizer: `0x${string}`; nonce: `0x${string}` },
     sinceMs: number,
   ): Promise<`0x${string}` | undefined> {
-    let toBlock = await this.client.getBlockNumber();
+    // Never viem's cached block number: the spending transaction may be in the block just mined.
+    let toBlock = await this.client.getBlockNumber({ cacheTime: 0 });
     for (;;) {
       const fromBlock = toBlock >= WINDOW_BLOCKS ? toBlock - WINDOW_BLOCKS + 1n : 0n;
       const range = { address: asset, args, fromBlock, toBlock };
