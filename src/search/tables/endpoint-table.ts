@@ -1,11 +1,9 @@
-import type { EndpointSort } from "../../catalogue/endpoint-queries";
 import type { Paging } from "../../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
 import type { EndpointFilters } from "../query/filters";
+import type { EndpointColumnSort, EndpointSort } from "../query/sorts";
 import type { TsQuery } from "../query/tsquery";
-import { runInSlices, runToEnd, type Steps } from "../scale/event-loop-slices";
 import { acceptAll, type TextIndex } from "../text/text-index";
-import { type Amount, compareAmounts, sameAmount } from "./amounts";
 import { endpointCheck } from "./endpoint-checks";
 import {
   columnsOf,
@@ -15,8 +13,16 @@ import {
   flagsOf,
   PAYABLE,
 } from "./endpoint-columns";
+import { ENDPOINT_ORDERS } from "./endpoint-orders";
 import { IdLookup, packedIdAt } from "./id-lookup";
-import { type ItemOrder, orderByRanksSteps, pageByKeys, slices } from "./page-order";
+import {
+  type ItemOrder,
+  type ItemPasses,
+  type PassRunner,
+  pageByKeys,
+  rankedOrder,
+  runPasses,
+} from "./page-order";
 
 /**
  * Endpoint search answered from memory: the endpoints of listed service rows, in the default
@@ -33,9 +39,9 @@ export interface EndpointPage {
 }
 
 export class EndpointTable {
-  /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
-  private byPrice: ItemOrder | null = null;
-  /** Counts entries replaced in place: a price order prepared across one is not kept. */
+  /** For each sort of ENDPOINT_ORDERS computed: entries in that order, and each one's place in it. */
+  private readonly orders = new Map<EndpointColumnSort, ItemOrder>();
+  /** Counts entries replaced in place: an order prepared across one is not kept. */
   private changes = 0;
   private readonly lookup: IdLookup;
 
@@ -114,7 +120,9 @@ export class EndpointTable {
     const { networks, prices } = columns.dictionaries;
     if (this.id(i) !== fields.id || !this.canReplace(i, fields))
       throw new Error(`endpoint entry ${i} cannot take ${fields.id}'s fields`);
-    const lowestBefore = this.lowestPrice(i);
+    const keysBefore = [...this.orders.keys()].map(
+      (sort) => [sort, ENDPOINT_ORDERS[sort].key(columns, i)] as const,
+    );
     columns.networks.replace(
       i,
       Int32Array.from(fields.networks, (n) => networks.code(n)),
@@ -129,68 +137,46 @@ export class EndpointTable {
     columns.grade[i] = fields.trust.grade;
     columns.score[i] = fields.trust.score;
     columns.warnings[i] = fields.trust.warnings;
-    // The price order orders by the lowest price alone (ties by place): it holds while that stays,
-    // as it does for most probes (a sweep replaces hundreds of endpoints a second, and computing
-    // the order again each time costs ~60 ms of CPU a second at 475,000 endpoints).
-    if (!sameAmount(lowestBefore, this.lowestPrice(i))) this.byPrice = null;
+    // An order holds while what it reads of the entry stays, as the price for most probes (a sweep
+    // replaces hundreds of endpoints a second, and computing the price order again each time costs
+    // ~60 ms of CPU a second at 475,000 endpoints).
+    for (const [sort, before] of keysBefore)
+      if (ENDPOINT_ORDERS[sort].key(columns, i) !== before) this.orders.delete(sort);
     this.changes += 1;
   }
 
-  /** Entry i's lowest price; null when it has none. */
-  private lowestPrice(i: number): Amount | null {
-    const { prices } = this.columns.dictionaries;
-    let lowest: Amount | null = null;
-    this.columns.prices.some(i, (code) => {
-      const amount = prices.amount(code);
-      if (lowest === null || compareAmounts(amount, lowest) < 0) lowest = amount;
-      return false;
-    });
-    return lowest;
-  }
-
-  /** The lowest price rank of entry i (see AmountCodes); 0 when it has no price. */
-  private lowestPriceRank(i: number, ranks: Int32Array): number {
-    let lowest = 0;
-    this.columns.prices.some(i, (code) => {
-      const rank = ranks[code] as number;
-      if (lowest === 0 || rank < lowest) lowest = rank;
-      return false;
-    });
-    return lowest;
-  }
-
   /**
-   * Computes the price order if it is not held, a slice per turn of the event loop (see
-   * ServiceTable.prepareOrders): ~60 ms of CPU at 475,000 endpoints that the first `sort=price`
-   * request after a load or a probe update would otherwise spend at once. Returns whether it did.
+   * Computes the orders of ENDPOINT_ORDERS not held, with `run` (see ServiceTable.prepareOrders):
+   * ~60 ms of CPU at 475,000 endpoints that the first `sort=price` request after a load or a probe
+   * update would otherwise spend at once. Returns how many it computed.
    */
-  async preparePriceOrder(): Promise<boolean> {
-    if (this.byPrice !== null) return false;
-    const changes = this.changes;
-    const prepared = await runInSlices(this.priceOrderSteps());
-    // An entry replaced meanwhile may have moved: what was prepared is stale and is left unheld.
-    if (changes === this.changes && this.byPrice === null) this.byPrice = prepared;
-    return true;
-  }
-
-  /** Entries by lowest price, unpriced last, ties in the default order (the entries' own). */
-  private priceOrder(): ItemOrder {
-    this.byPrice ??= runToEnd(this.priceOrderSteps());
-    return this.byPrice;
-  }
-
-  private *priceOrderSteps(): Steps<ItemOrder> {
-    const rankTable = this.columns.dictionaries.prices.rankTable();
-    const ranks = new Int32Array(this.size);
-    const entryOrder = new Int32Array(this.size);
-    for (const [from, to] of slices(this.size)) {
-      for (let i = from; i < to; i += 1) {
-        ranks[i] = this.lowestPriceRank(i, rankTable);
-        entryOrder[i] = i;
-      }
-      yield;
+  async prepareOrders(run: PassRunner): Promise<number> {
+    let computed = 0;
+    for (const sort of Object.keys(ENDPOINT_ORDERS) as EndpointColumnSort[]) {
+      if (this.orders.has(sort)) continue;
+      const changes = this.changes;
+      const prepared = await run(this.orderPasses(sort));
+      // An entry replaced meanwhile may have moved: what was prepared is stale and is left unheld.
+      if (changes === this.changes && !this.orders.has(sort)) this.orders.set(sort, prepared);
+      computed += 1;
     }
-    return yield* orderByRanksSteps(ranks, entryOrder, false);
+    return computed;
+  }
+
+  /** Entries in a sort's order, no value last, ties in the default order (the entries' own). */
+  private order(sort: EndpointColumnSort): ItemOrder {
+    const held = this.orders.get(sort);
+    if (held) return held;
+    const computed = runPasses(this.orderPasses(sort));
+    this.orders.set(sort, computed);
+    return computed;
+  }
+
+  private orderPasses(sort: EndpointColumnSort): ItemPasses<ItemOrder> {
+    const { descending, ranks } = ENDPOINT_ORDERS[sort];
+    const entryOrder = new Int32Array(this.size);
+    for (let i = 0; i < entryOrder.length; i += 1) entryOrder[i] = i;
+    return rankedOrder(ranks(this.columns), entryOrder, descending);
   }
 
   list(
@@ -202,12 +188,12 @@ export class EndpointTable {
   ): EndpointPage {
     // Without filters, no column is read per match (a common word matches thousands).
     const accepts = endpointCheck(filters, this.columns, now) ?? acceptAll;
-    const byPrice = sort === "price";
+    const ordered = sort === undefined || sort === "relevance" ? null : sort;
     let page: number[] = [];
     let total = 0;
     if (query === undefined) {
-      // The entries are in the default order already; the price order is computed once.
-      const order = byPrice ? this.priceOrder().sorted : null;
+      // The entries are in the default order already; another order is computed once.
+      const order = ordered === null ? null : this.order(ordered).sorted;
       for (let n = 0; n < this.size; n += 1) {
         const i = order === null ? n : (order[n] as number);
         if (!accepts(i)) continue;
@@ -216,9 +202,9 @@ export class EndpointTable {
       }
     } else if (query !== null) {
       const { idPlace } = this.columns;
-      const { docs, ranks } = this.text.search(query, accepts, !byPrice);
-      if (byPrice) {
-        const { place } = this.priceOrder();
+      const { docs, ranks } = this.text.search(query, accepts, ordered === null);
+      if (ordered !== null) {
+        const { place } = this.order(ordered);
         const keys = new Float32Array(docs.length);
         for (let m = 0; m < docs.length; m += 1) keys[m] = place[docs[m] as number] as number;
         page = pageByKeys(docs, keys, false, idPlace, paging.offset, paging.limit);

@@ -5,11 +5,17 @@ import { decimalToString } from "../../normalise/decimal";
 import { GRADE_LETTERS } from "../../trust/grade";
 import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
 import type { TsQuery } from "../query/tsquery";
-import { runInSlices, runToEnd, type Steps } from "../scale/event-loop-slices";
 import type { TextIndex } from "../text/text-index";
 import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
 import { IdLookup } from "./id-lookup";
-import { type ItemOrder, orderByRanksSteps, pageByKeys, slices } from "./page-order";
+import {
+  type ItemOrder,
+  type ItemPasses,
+  type PassRunner,
+  pageByKeys,
+  rankedOrder,
+  runPasses,
+} from "./page-order";
 import type { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
 
@@ -280,18 +286,19 @@ export class ServiceTable {
   }
 
   /**
-   * Computes the orders not yet held, a slice per turn of the event loop. A request that needs an
-   * order nobody computed yet computes it at once (16-60 ms of CPU at 100,000 services, and the
-   * first request after a load always needed the default order): the catalogue's holder calls
-   * this before a new catalogue answers and after an in-place update. Returns how many it computed.
+   * Computes the orders not yet held, with `run` (the catalogue's runner: at once, or a slice per
+   * turn of the event loop). A request that needs an order nobody computed yet computes it at once
+   * (16-60 ms of CPU at 100,000 services, and the first request after a load always needs the
+   * default order): the catalogue's holder calls this before a new catalogue answers and after an
+   * in-place update. Returns how many it computed.
    */
-  async prepareOrders(orders: readonly ServiceOrder[]): Promise<number> {
+  async prepareOrders(orders: readonly ServiceOrder[], run: PassRunner): Promise<number> {
     let computed = 0;
     for (const order of orders) {
       const key = orderKey(order);
       if (this.orders.has(key)) continue;
       const ranksChanged = this.ranksChanged;
-      const prepared = await runInSlices(this.orderSteps(order));
+      const prepared = await run(this.orderPasses(order));
       // Ranks moved meanwhile (rerankPrices): what was prepared is stale and is left unheld.
       if (ranksChanged === this.ranksChanged && !this.orders.has(key)) this.orders.set(key, prepared);
       computed += 1;
@@ -304,20 +311,17 @@ export class ServiceTable {
     const key = orderKey(order);
     const held = this.orders.get(key);
     if (held) return held;
-    const computed = runToEnd(this.orderSteps(order));
+    const computed = runPasses(this.orderPasses(order));
     this.orders.set(key, computed);
     return computed;
   }
 
-  private *orderSteps(order: ServiceOrder): Steps<ItemOrder> {
+  private orderPasses(order: ServiceOrder): ItemPasses<ItemOrder> {
     // Relevance without q ranks nothing: every entry ties and id decides (as the SQL did).
     const key = order.sort === "relevance" ? null : order.sort;
-    const ranks = new Int32Array(this.entries.length);
-    if (key !== null)
-      for (const [from, to] of slices(ranks.length)) {
-        for (let i = from; i < to; i += 1) ranks[i] = this.at(i).sortRanks[key];
-        yield;
-      }
-    return yield* orderByRanksSteps(ranks, this.idPlace, order.order === "desc");
+    const rankEntries = (ranks: Int32Array, from: number, to: number) => {
+      if (key !== null) for (let i = from; i < to; i += 1) ranks[i] = this.at(i).sortRanks[key];
+    };
+    return rankedOrder(rankEntries, this.idPlace, order.order === "desc");
   }
 }
