@@ -14,15 +14,9 @@ import {
   PAYABLE,
 } from "./endpoint-columns";
 import { ENDPOINT_ORDERS } from "./endpoint-orders";
+import { HeldOrders } from "./held-orders";
 import { IdLookup, packedIdAt } from "./id-lookup";
-import {
-  type ItemOrder,
-  type ItemPasses,
-  type PassRunner,
-  pageByKeys,
-  rankedOrder,
-  runPasses,
-} from "./page-order";
+import { type ItemOrder, type ItemPasses, type PassRunner, pageByKeys, rankedOrder } from "./page-order";
 
 /**
  * Endpoint search answered from memory: the endpoints of listed service rows, in the default
@@ -40,9 +34,10 @@ export interface EndpointPage {
 
 export class EndpointTable {
   /** For each sort of ENDPOINT_ORDERS computed: entries in that order, and each one's place in it. */
-  private readonly orders = new Map<EndpointColumnSort, ItemOrder>();
-  /** Counts entries replaced in place: an order prepared across one is not kept. */
-  private changes = 0;
+  private readonly orders = new HeldOrders<EndpointColumnSort>(
+    (sort) => sort,
+    (sort) => this.orderPasses(sort),
+  );
   private readonly lookup: IdLookup;
 
   private constructor(
@@ -120,7 +115,7 @@ export class EndpointTable {
     const { networks, prices } = columns.dictionaries;
     if (this.id(i) !== fields.id || !this.canReplace(i, fields))
       throw new Error(`endpoint entry ${i} cannot take ${fields.id}'s fields`);
-    const keysBefore = [...this.orders.keys()].map(
+    const keysBefore = (this.orders.names() as EndpointColumnSort[]).map(
       (sort) => [sort, ENDPOINT_ORDERS[sort].key(columns, i)] as const,
     );
     columns.networks.replace(
@@ -140,9 +135,8 @@ export class EndpointTable {
     // An order holds while what it reads of the entry stays, as the price for most probes (a sweep
     // replaces hundreds of endpoints a second, and computing the price order again each time costs
     // ~60 ms of CPU a second at 475,000 endpoints).
-    for (const [sort, before] of keysBefore)
-      if (ENDPOINT_ORDERS[sort].key(columns, i) !== before) this.orders.delete(sort);
-    this.changes += 1;
+    const moved = keysBefore.filter(([sort, before]) => ENDPOINT_ORDERS[sort].key(columns, i) !== before);
+    this.orders.changed((sort) => moved.some(([movedSort]) => movedSort === sort));
   }
 
   /**
@@ -150,26 +144,13 @@ export class EndpointTable {
    * ~60 ms of CPU at 475,000 endpoints that the first `sort=price` request after a load or a probe
    * update would otherwise spend at once. Returns how many it computed.
    */
-  async prepareOrders(run: PassRunner): Promise<number> {
-    let computed = 0;
-    for (const sort of Object.keys(ENDPOINT_ORDERS) as EndpointColumnSort[]) {
-      if (this.orders.has(sort)) continue;
-      const changes = this.changes;
-      const prepared = await run(this.orderPasses(sort));
-      // An entry replaced meanwhile may have moved: what was prepared is stale and is left unheld.
-      if (changes === this.changes && !this.orders.has(sort)) this.orders.set(sort, prepared);
-      computed += 1;
-    }
-    return computed;
+  prepareOrders(run: PassRunner): Promise<number> {
+    return this.orders.prepare(Object.keys(ENDPOINT_ORDERS) as EndpointColumnSort[], run);
   }
 
   /** Entries in a sort's order, no value last, ties in the default order (the entries' own). */
   private order(sort: EndpointColumnSort): ItemOrder {
-    const held = this.orders.get(sort);
-    if (held) return held;
-    const computed = runPasses(this.orderPasses(sort));
-    this.orders.set(sort, computed);
-    return computed;
+    return this.orders.get(sort);
   }
 
   private orderPasses(sort: EndpointColumnSort): ItemPasses<ItemOrder> {

@@ -7,15 +7,9 @@ import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
 import type { TsQuery } from "../query/tsquery";
 import type { TextIndex } from "../text/text-index";
 import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
+import { HeldOrders } from "./held-orders";
 import { IdLookup } from "./id-lookup";
-import {
-  type ItemOrder,
-  type ItemPasses,
-  type PassRunner,
-  pageByKeys,
-  rankedOrder,
-  runPasses,
-} from "./page-order";
+import { type ItemOrder, type ItemPasses, type PassRunner, pageByKeys, rankedOrder } from "./page-order";
 import type { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
 
@@ -141,9 +135,7 @@ const SELECTIVE = 8;
 
 export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
-  private readonly orders = new Map<string, ItemOrder>();
-  /** Counts rerankPrices calls: an order prepared across one is not kept. */
-  private ranksChanged = 0;
+  private readonly orders = new HeldOrders<ServiceOrder>(orderKey, (order) => this.orderPasses(order));
   private readonly lookup: IdLookup;
 
   private constructor(
@@ -275,8 +267,7 @@ export class ServiceTable {
       const entry = this.at(i);
       if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
     });
-    for (const key of this.orders.keys()) if (key.startsWith("price:")) this.orders.delete(key);
-    this.ranksChanged += 1;
+    this.orders.changed((key) => key.startsWith("price:"));
   }
 
   at(i: number): ServiceEntry {
@@ -286,34 +277,18 @@ export class ServiceTable {
   }
 
   /**
-   * Computes the orders not yet held, with `run` (the catalogue's runner: at once, or a slice per
-   * turn of the event loop). A request that needs an order nobody computed yet computes it at once
-   * (16-60 ms of CPU at 100,000 services, and the first request after a load always needs the
-   * default order): the catalogue's holder calls this before a new catalogue answers and after an
-   * in-place update. Returns how many it computed.
+   * Computes the orders not yet held, with `run` (the catalogue's runner). A request that needs an
+   * order nobody computed yet computes it at once (16-60 ms of CPU at 100,000 services, and the
+   * first request after a load always needs the default order): the catalogue's holder calls this
+   * before a new catalogue answers and after an in-place update. Returns how many it computed.
    */
-  async prepareOrders(orders: readonly ServiceOrder[], run: PassRunner): Promise<number> {
-    let computed = 0;
-    for (const order of orders) {
-      const key = orderKey(order);
-      if (this.orders.has(key)) continue;
-      const ranksChanged = this.ranksChanged;
-      const prepared = await run(this.orderPasses(order));
-      // Ranks moved meanwhile (rerankPrices): what was prepared is stale and is left unheld.
-      if (ranksChanged === this.ranksChanged && !this.orders.has(key)) this.orders.set(key, prepared);
-      computed += 1;
-    }
-    return computed;
+  prepareOrders(orders: readonly ServiceOrder[], run: PassRunner): Promise<number> {
+    return this.orders.prepare(orders, run);
   }
 
   /** Every entry in the order of a sort: missing values last in both directions, ties by id. */
   private sortOrder(order: ServiceOrder): ItemOrder {
-    const key = orderKey(order);
-    const held = this.orders.get(key);
-    if (held) return held;
-    const computed = runPasses(this.orderPasses(order));
-    this.orders.set(key, computed);
-    return computed;
+    return this.orders.get(order);
   }
 
   private orderPasses(order: ServiceOrder): ItemPasses<ItemOrder> {
