@@ -9,10 +9,7 @@
 // Standalone: `node --import tsx bench/preflight.ts [preflights per kind]`.
 
 import type { ChildProcess } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createReadPool } from "../src/db/read-pool";
 import { createApp } from "../src/http/app";
 import { listen } from "../src/http/server";
@@ -21,7 +18,7 @@ import { AddressPolicy } from "../src/probe/ssrf-guard";
 import { PREFLIGHTS_PER_MINUTE, Preflight } from "../src/trust/preflight";
 import { seedServices } from "../test/support/catalogue";
 import { benchProbeSettings } from "./probe";
-import { benchDatabase, benchLogger, markdownTable, startHelperProcess } from "./support";
+import { benchDatabase, benchLogger, markdownTable, startHelperProcess, writeBenchResult } from "./support";
 
 const WARM_UP = 20;
 
@@ -110,10 +107,7 @@ export async function runPreflightBenchmark(perKind = 500): Promise<string> {
       `After ${WARM_UP} requests of warm-up per kind. Machine: ${os.cpus().length} CPUs shared with Postgres and the origin.`,
       `Command: \`node --import tsx bench/preflight.ts ${perKind}\`.`,
     ].join("\n");
-    const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
-    await mkdir(resultsDir, { recursive: true });
-    await writeFile(path.join(resultsDir, "preflight.md"), `${markdown}\n`);
-    return markdown;
+    return await writeBenchResult("preflight", markdown);
   } finally {
     fixtures?.kill();
     await pool.end();

@@ -8,12 +8,9 @@
 // from the generated ones: events are written) and for one after a sweep that changed nothing.
 // Standalone: `node --import tsx bench/trust-refresh.ts [endpoints] [probes per endpoint]`.
 
-import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { loadConfig } from "../src/config/config";
 import { type ProbeResult, probeEndpoint } from "../src/probe/probe-endpoint";
@@ -24,7 +21,14 @@ import { v2ChallengeHeader } from "../test/support/x402-challenges";
 import { generateCatalogue } from "./api-catalogue";
 import { benchProbeSettings } from "./probe";
 import { descendantCpuSeconds } from "./process-cpu";
-import { benchDatabase, benchLogger, collectGarbage, markdownTable, peakMemoryGrowthMb } from "./support";
+import {
+  benchDatabase,
+  benchLogger,
+  collectGarbage,
+  markdownTable,
+  peakMemoryGrowthMb,
+  writeBenchResult,
+} from "./support";
 
 const ENDPOINTS_PER_SERVICE = 5;
 /** generateCatalogue delists one service in twenty; the rest are listed. */
@@ -173,10 +177,7 @@ export async function runTrustRefreshBenchmark(endpoints = 50_000, probesPerEndp
         `Machine: ${os.cpus().length} CPUs shared with Postgres.`,
       `Command: \`node --import tsx bench/trust-refresh.ts ${endpoints} ${probesPerEndpoint}\`.`,
     ].join("\n");
-    const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
-    await mkdir(resultsDir, { recursive: true });
-    await writeFile(path.join(resultsDir, "trust-refresh.md"), `${markdown}\n`);
-    return markdown;
+    return await writeBenchResult("trust-refresh", markdown);
   } finally {
     await database.close();
   }
