@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { startEmbeddedPostgres } from "../src/db/embedded-postgres";
@@ -134,4 +135,12 @@ export function replicaEnvironment(
     LOG_LEVEL: "info",
     ...extra,
   };
+}
+
+/** Writes a benchmark's markdown to bench/results/<name>.md, and returns it. */
+export async function writeBenchResult(name: string, markdown: string): Promise<string> {
+  const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(path.join(resultsDir, `${name}.md`), `${markdown}\n`);
+  return markdown;
 }

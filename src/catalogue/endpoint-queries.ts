@@ -7,9 +7,6 @@ import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
 import { shownId } from "./service-queries";
 import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 
-export const ENDPOINT_SORTS = ["relevance", "price", "observed_volume", "adjusted_volume"] as const;
-export type EndpointSort = (typeof ENDPOINT_SORTS)[number];
-
 export interface EndpointHit extends ListedTrust {
   /** The catalogue entry's id (its primary row's), whichever row of the entry lists the endpoint. */
   serviceId: string;

@@ -1,5 +1,6 @@
 import type { ObservedJson } from "../activity/figures";
 import type { Database } from "../db/prisma-client";
+import { inTransaction } from "../db/transaction";
 import { type EventTransaction, emitEvents, type NewEvent } from "../events/emit";
 import { Prisma } from "../generated/prisma/client";
 import type { PaymentDrift } from "../payments/types";
@@ -75,8 +76,11 @@ export async function loadTrustFacts(
   now: Date,
 ): Promise<EndpointTrustFacts[]> {
   const from = new Date(now.getTime() - Math.max(lookbackMs, 31 * 86_400_000));
+  // p is inlined where it is read (NOT MATERIALIZED): the per-endpoint reads below (pay_to, the
+  // latest probes) then use the probes' (endpoint_id, probed_at) index rather than each scanning
+  // every probe of the window, which made the query quadratic in the endpoints.
   return db.$queryRaw<EndpointTrustFacts[]>`
-    WITH p AS (
+    WITH p AS NOT MATERIALIZED (
       SELECT * FROM endpoint_probes WHERE probed_at >= ${from} AND probed_at <= ${now} AND outcome <> 'refused'
     ), marks AS (
       SELECT p.endpoint_id, max(p.probed_at) AS latest_at,
@@ -158,6 +162,12 @@ export interface TrustVerdictRow {
   warnings: string[];
 }
 
+/**
+ * How long writing every listed endpoint's verdicts may take: one UPDATE of 50,000 rows with their
+ * checks takes tens of seconds on a busy 2-core machine, beyond Prisma's default 5 s.
+ */
+const SAVE_VERDICTS = { timeoutMs: 10 * 60_000 };
+
 /** Writes every endpoint's (or service's) verdicts in one statement, with the events of the same change. */
 export async function saveTrustVerdicts(
   db: Database,
@@ -166,10 +176,12 @@ export async function saveTrustVerdicts(
   events: NewEvent[],
   now: Date,
 ): Promise<void> {
-  await db.$transaction(async (tx) => {
-    if (endpoints.length > 0) {
-      const col = <T>(pick: (r: TrustVerdictRow) => T) => endpoints.map(pick);
-      await tx.$executeRaw`
+  await inTransaction(
+    db,
+    async (tx) => {
+      if (endpoints.length > 0) {
+        const col = <T>(pick: (r: TrustVerdictRow) => T) => endpoints.map(pick);
+        await tx.$executeRaw`
         UPDATE endpoints e SET health = n.health, health_reason = n.reason,
           health_changed_at = CASE WHEN n.changed THEN ${now}::timestamptz ELSE e.health_changed_at END,
           checks = n.checks, grade = n.grade, score = n.score,
@@ -179,10 +191,10 @@ export async function saveTrustVerdicts(
           ${col((r) => r.grade)}::text[], ${col((r) => r.score)}::int[], ${col((r) => JSON.stringify(r.warnings))}::jsonb[])
           AS n(id, health, reason, changed, checks, grade, score, warnings)
         WHERE e.id = n.id`;
-    }
-    if (services.length > 0) {
-      const col = <T>(pick: (r: TrustVerdictRow) => T) => services.map(pick);
-      await tx.$executeRaw`
+      }
+      if (services.length > 0) {
+        const col = <T>(pick: (r: TrustVerdictRow) => T) => services.map(pick);
+        await tx.$executeRaw`
         UPDATE services s SET health = n.health, health_reason = n.reason,
           health_changed_at = CASE WHEN n.changed THEN ${now}::timestamptz ELSE s.health_changed_at END,
           grade = n.grade, score = n.score, trust_warnings = ARRAY(SELECT jsonb_array_elements_text(n.warnings))
@@ -191,9 +203,11 @@ export async function saveTrustVerdicts(
           ${col((r) => JSON.stringify(r.warnings))}::jsonb[])
           AS n(id, health, reason, changed, grade, score, warnings)
         WHERE s.id = n.id`;
-    }
-    await emitEvents(tx as EventTransaction, events);
-  });
+      }
+      await emitEvents(tx as EventTransaction, events);
+    },
+    SAVE_VERDICTS,
+  );
 }
 
 /** The services' current health, to tell which changed. */

@@ -15,7 +15,12 @@ import {
   serviceIdParams,
   serviceSchema,
 } from "../http/schemas/services";
-import { endpointFilterNames, relevanceNeedsQ, serviceFilterNames } from "../search/catalogue-search";
+import {
+  ENDPOINT_SORTS,
+  endpointFilterNames,
+  relevanceNeedsQ,
+  serviceFilterNames,
+} from "../search/catalogue-search";
 import { type Preflight, PreflightLimited } from "../trust/preflight";
 import type { CatalogueReader, JsonList, JsonObject, SearchList } from "./catalogue-reader";
 import { type McpRegistration, REGISTER_RESOURCE_TOOL, registerRegistrationTool } from "./registration-tool";
@@ -116,8 +121,8 @@ export const MCP_TOOLS = {
     title: "Search x402 endpoints",
     description:
       `Find an endpoint that does X: q over what endpoints do, filters ${endpointFilterNames().join(", ")} ` +
-      "(payable=true: a standard x402 client can pay it as published), sort by relevance " +
-      "or price. Each hit has its payment options, payability verdict with reasons, how to call it (call) " +
+      `(payable=true: a standard x402 client can pay it as published), sort by ${ENDPOINT_SORTS.join(", ")}. ` +
+      "Each hit has its payment options, payability verdict with reasons, how to call it (call) " +
       "when published, its last probe and any price drift. With q, `query` says how it was read, as for " +
       "search_services.",
   },

@@ -1,4 +1,4 @@
-import { ENDPOINT_SORTS } from "../catalogue/endpoint-queries";
+import { ENDPOINT_SORTS } from "../search/catalogue-search";
 import { Input, Select, text, YES_NO } from "./form-fields";
 import { count, priceRange, queryString, when } from "./format";
 import { Layout } from "./layout";

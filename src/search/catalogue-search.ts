@@ -1,4 +1,3 @@
-import type { EndpointSort } from "../catalogue/endpoint-queries";
 import type { Paging } from "../catalogue/paging";
 import { type ServiceSort, serviceOrder } from "../catalogue/service-queries";
 import type { SortDirection } from "../catalogue/sql";
@@ -10,7 +9,8 @@ import { CatalogueItems } from "./page/catalogue-items";
 import type { EndpointFilters, ServiceFilters } from "./query/filters";
 import type { QueryReading } from "./query/partial-query";
 import { type SearchAnswer, SearchQueries } from "./query/search-queries";
-import { CatalogueImages } from "./scale/catalogue-images";
+import type { EndpointSort } from "./query/sorts";
+import { scaleParts } from "./scale/scale-parts";
 import { IMAGES_WRITTEN_FROM } from "./scale/thresholds";
 import type { Found } from "./tables/service-table";
 
@@ -20,15 +20,19 @@ export {
   ENDPOINT_FILTERS,
   endpointFilterNames,
   endpointFilters,
-  endpointSortParams,
   paramsOf,
-  relevanceNeedsQ,
   SERVICE_FILTERS,
   serviceFilterNames,
   serviceFilters,
-  serviceSortParams,
 } from "./query/filters";
 export type { QueryReading } from "./query/partial-query";
+export {
+  ENDPOINT_SORTS,
+  type EndpointSort,
+  endpointSortParams,
+  relevanceNeedsQ,
+  serviceSortParams,
+} from "./query/sorts";
 
 /** A page as the list sends it. */
 export interface Listing {
@@ -130,11 +134,8 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     stopping,
     images,
   }: CatalogueSearchOptions) {
-    const imageStore =
-      images === undefined
-        ? undefined
-        : new CatalogueImages({ pool, logger, stopping, writeFrom: images.writeFrom });
-    this.catalogue = new CatalogueKeeper({ pool, logger, refreshMs, onLoaded, stopping, images: imageStore });
+    const scale = scaleParts({ pool, logger, stopping, images });
+    this.catalogue = new CatalogueKeeper({ pool, logger, refreshMs, onLoaded, stopping, scale });
     this.queries = new SearchQueries(pool, rememberedQueries);
     this.items = new CatalogueItems(pool, serialisers);
   }

@@ -2,7 +2,7 @@ import { changesSince } from "../../catalogue/catalogue-changes";
 import type { ReadPool } from "../../db/read-pool";
 import type { Logger } from "../../logging/logger";
 import { type Catalogue, loadCatalogue, prepareOrders } from "../load/catalogue";
-import type { CatalogueImages } from "../scale/catalogue-images";
+import type { ScaleParts } from "../scale/scale-parts";
 import { refreshInPlace } from "./in-place-refresh";
 
 /** What changed since a catalogue's snapshot: its shape (load it whole), or what is brought in place. */
@@ -39,8 +39,8 @@ export interface CatalogueKeeperOptions {
    * threads end), so its connections go back to the pool, which shutdown then closes.
    */
   stopping?: AbortSignal;
-  /** Catalogue images, for very large catalogues: the first load reads one, loads and changes store one. */
-  images?: CatalogueImages;
+  /** The machinery of very large catalogues (build workers, orders computed in slices, images); none: all here. */
+  scale?: ScaleParts;
 }
 
 const sizeOf = (catalogue: Catalogue) => ({
@@ -134,7 +134,7 @@ export class CatalogueKeeper {
     const current = this.loaded;
     if (change === "shape" || current === null) return this.load();
     return this.singleFlight(async () => {
-      await this.options.images?.idle();
+      await this.options.scale?.images?.idle();
       const started = performance.now();
       try {
         if (await refreshInPlace(this.options.pool, current)) {
@@ -143,8 +143,8 @@ export class CatalogueKeeper {
           this.options.onLoaded?.({ way: "in place", ...sizeOf(current), ms });
           this.options.logger.debug({ ms }, "catalogue index refreshed in place");
           // Orders the update dropped (probes moved prices) are computed before a request needs them.
-          await prepareOrders(current);
-          this.options.images?.changedInPlace(current);
+          await prepareOrders(current, this.options.scale?.runAhead);
+          this.options.scale?.images?.changedInPlace(current);
           return current;
         }
       } finally {
@@ -158,14 +158,15 @@ export class CatalogueKeeper {
     return this.singleFlight(async () => {
       const started = performance.now();
       try {
-        const imaged = this.loaded === null ? ((await this.options.images?.read()) ?? null) : null;
+        const imaged = this.loaded === null ? ((await this.options.scale?.images?.read()) ?? null) : null;
         const catalogue =
           imaged ??
           (await loadCatalogue(this.options.pool, {
             signal: this.options.stopping,
             onePartAtATime: this.loaded !== null,
+            startParts: this.options.scale?.startParts,
           }));
-        await prepareOrders(catalogue);
+        await prepareOrders(catalogue, this.options.scale?.runAhead);
         this.loaded = catalogue;
         this.checkedAt = Date.now();
         const load: CatalogueLoad = {
@@ -178,7 +179,7 @@ export class CatalogueKeeper {
           { services: load.services, endpoints: load.endpoints, ms: load.ms, from: load.way },
           "catalogue index loaded",
         );
-        if (imaged === null) this.options.images?.write(catalogue);
+        if (imaged === null) this.options.scale?.images?.write(catalogue);
         // What changed since the image was taken is caught up at once, once this load has ended.
         else setImmediate(() => this.refreshNow());
         return catalogue;

@@ -17,17 +17,17 @@ import { rowsInBatches } from "../../db/cursor";
 import { queryRows, type ReadPool } from "../../db/read-pool";
 import { readInOneSnapshot } from "../../db/read-snapshot";
 import type { Prisma } from "../../generated/prisma/client";
-import { startParts } from "../scale/build-workers";
 import { amountOf } from "../tables/amounts";
 import type { EndpointTable } from "../tables/endpoint-table";
 import { packedIdAt } from "../tables/id-lookup";
 import { IntList } from "../tables/int-list";
+import { type PassRunner, runPassesNow } from "../tables/page-order";
 import { ServiceColumnsBuilder } from "../tables/service-columns";
 import type { ServiceEntry } from "../tables/service-entry";
 import { ServiceTable } from "../tables/service-table";
 import type { PayableCounts } from "./endpoint-load";
 import { Interned } from "./interned";
-import { buildTextIndexHere, type DocumentSet } from "./parts";
+import { buildTextIndexHere, type DocumentSet, type StartParts, startPartsHere } from "./parts";
 
 /**
  * The catalogue as the list and search endpoints read it, held in memory: loaded in one
@@ -154,8 +154,8 @@ async function countPayable(
 }
 
 export interface LoadOptions {
-  /** From how many documents a part is built on a worker thread (see scale/thresholds.ts). */
-  offThreadFrom?: number;
+  /** How the large parts are built: here unless given (scale/build-workers.ts gives worker threads). */
+  startParts?: StartParts;
   /** Stops the load at its next batch (the process is shutting down). */
   signal?: AbortSignal;
   /**
@@ -181,7 +181,7 @@ async function documentCounts(client: pg.PoolClient): Promise<Record<DocumentSet
  * Reads the whole catalogue in one REPEATABLE READ snapshot, which it records with the data.
  * Services are read here on a second connection sharing the snapshot (`pg_export_snapshot`);
  * the endpoints list and the services' text index are built meanwhile, or before with
- * `onePartAtATime` (startParts: on worker threads for a large catalogue, else on this thread).
+ * `onePartAtATime` (by `startParts`: on this connection unless given, on worker threads for a large catalogue).
  * Rows come through cursors a batch at a time, each batch made into columns before the next is
  * read, with the event loop free in between: memory holds what is being built and a batch, never every row at once, and requests
  * keep being answered (from the previous catalogue) while a new one loads.
@@ -194,8 +194,14 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
     const counts = await documentCounts(client);
     const { signal } = options;
     const task = { connectionString: connectionStringOf(pool), exported };
-    const { endpoints: endpointsBuilt, servicesText } = startParts(client, task, { ...options, counts });
-    if (options.onePartAtATime === true) await (servicesText ?? endpointsBuilt);
+    const startParts = options.startParts ?? startPartsHere;
+    const { onePartAtATime } = options;
+    const { endpoints: endpointsBuilt, servicesText } = startParts(client, task, {
+      counts,
+      onePartAtATime,
+      signal,
+    });
+    if (onePartAtATime === true) await (servicesText ?? endpointsBuilt);
     const services = await readInOneSnapshot(
       pool,
       async (other) => {
@@ -221,13 +227,14 @@ export async function loadCatalogue(pool: ReadPool, options: LoadOptions = {}): 
 const NATURAL_ORDERS = SERVICE_SORTS.map((sort) => serviceOrder(undefined, sort));
 
 /**
- * Computes ahead, a slice per turn of the event loop, the sort orders a catalogue otherwise computes
- * when a request first needs one (after a load, or after probes moved prices): each sort in its
- * natural direction and the endpoints' price order. Returns how many it computed.
+ * Computes ahead, with `run` (at once unless given; a large catalogue is given a runner that works
+ * a slice per turn of the event loop), the sort orders a catalogue otherwise computes when a
+ * request first needs one (after a load, or after probes moved prices): each service sort in its
+ * natural direction and each endpoint sort's order. Returns how many it computed.
  */
-export async function prepareOrders(catalogue: Catalogue): Promise<number> {
-  const computed = await catalogue.services.prepareOrders(NATURAL_ORDERS);
-  return computed + ((await catalogue.endpoints.preparePriceOrder()) ? 1 : 0);
+export async function prepareOrders(catalogue: Catalogue, run: PassRunner = runPassesNow): Promise<number> {
+  const computed = await catalogue.services.prepareOrders(NATURAL_ORDERS, run);
+  return computed + (await catalogue.endpoints.prepareOrders(run));
 }
 
 /** The connection string a worker thread connects with: the pool's own. */

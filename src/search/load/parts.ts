@@ -62,6 +62,33 @@ export async function buildTextIndexHere(
   return new TextIndex(lexicon, documents);
 }
 
+/** What a worker building a part is given besides the part: how to read the load's snapshot. */
+export interface SnapshotTask {
+  connectionString: string;
+  /** pg_export_snapshot() of the transaction the rest of the catalogue is read in. */
+  exported: string;
+}
+
+export interface PartsOptions {
+  /** How many documents each part holds, counted in the load's snapshot. */
+  counts: Record<DocumentSet, number>;
+  /** Build the endpoints first, then the services' text (see LoadOptions.onePartAtATime). */
+  onePartAtATime?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The parts being built: the endpoints list, and the services' text index (null: the caller builds it). */
+export interface StartedParts {
+  endpoints: Promise<BuiltEndpoints>;
+  servicesText: Promise<TextIndex> | null;
+}
+
+/**
+ * Starts building a load's parts. A catalogue given none builds them here (startPartsHere); a
+ * large one is given startParts of scale/build-workers.ts, which builds them on worker threads.
+ */
+export type StartParts = (client: pg.PoolClient, task: SnapshotTask, options: PartsOptions) => StartedParts;
+
 /** The endpoints list with each entry's number of payable endpoints. */
 export interface BuiltEndpoints {
   table: EndpointTable;
@@ -76,3 +103,10 @@ export async function buildEndpointsHere(
   const { columns, payable } = await readEndpointColumns(client, signal);
   return { table: EndpointTable.of(columns, await buildTextIndexHere(client, "endpoints", signal)), payable };
 }
+
+/** Builds the endpoints list on the load's connection; the caller builds the services' text. */
+export const startPartsHere: StartParts = (client, _task, { signal }) => {
+  const endpoints = buildEndpointsHere(client, signal);
+  endpoints.catch(() => undefined);
+  return { endpoints, servicesText: null };
+};

@@ -1,6 +1,4 @@
 import { z } from "zod";
-import { ENDPOINT_SORTS } from "../../catalogue/endpoint-queries";
-import { describedSorts, SERVICE_SORTS, sortsOrdered } from "../../catalogue/service-queries";
 import {
   dateTimeParam,
   decimalParam,
@@ -310,45 +308,3 @@ export const endpointFilters = readerOf(ENDPOINT_FILTERS);
 export const serviceFilterNames = (): string[] => Object.keys(SERVICE_FILTERS).filter((name) => name !== "q");
 export const endpointFilterNames = (): string[] =>
   Object.keys(ENDPOINT_FILTERS).filter((name) => name !== "q");
-
-/** "a, b and c". */
-const listed = (words: readonly string[]) =>
-  words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
-
-/** The sort parameters of the services search: the allow-list and each sort's default direction. */
-export const serviceSortParams = {
-  sort: enumParam(SERVICE_SORTS)
-    .optional()
-    .meta({
-      description: `${describedSorts().join(", ")}. Missing values sort last; ties are broken by id.`,
-    }),
-  order: enumParam(["asc", "desc"])
-    .optional()
-    .meta({ description: `Default: asc for ${listed(sortsOrdered("asc"))}, desc for the others.` }),
-};
-
-export const endpointSortParams = {
-  sort: enumParam(ENDPOINT_SORTS)
-    .optional()
-    .meta({
-      description:
-        "relevance (default with q; needs q), price (the endpoint's lowest price per call, cheapest first, " +
-        "unpriced last), observed_volume (what the chain shows its pay_tos received over 30 days, largest first, " +
-        "endpoints no chain reads last) or adjusted_volume (the same without flagged transfers). Without q and " +
-        "sort: the busiest services' endpoints first.",
-    }),
-};
-
-/** `sort=relevance` ranks by q: without q it is refused rather than silently meaning id order. */
-export function relevanceNeedsQ(
-  query: { q?: string | undefined; sort?: string | undefined },
-  ctx: z.RefinementCtx,
-) {
-  if (query.sort === "relevance" && query.q === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["sort"],
-      message: "relevance needs q; without q use another sort",
-    });
-  }
-}

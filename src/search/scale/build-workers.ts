@@ -2,10 +2,18 @@ import { Worker } from "node:worker_threads";
 import type pg from "pg";
 import type { PayableCounts } from "../load/endpoint-load";
 import { readEndpointColumns } from "../load/endpoint-load";
-import { type BuiltEndpoints, buildEndpointsHere, buildTextIndexHere, type DocumentSet } from "../load/parts";
+import {
+  type BuiltEndpoints,
+  buildEndpointsHere,
+  buildTextIndexHere,
+  type DocumentSet,
+  type SnapshotTask,
+  type StartParts,
+} from "../load/parts";
 import { columnBuffers, type EndpointColumnData } from "../tables/endpoint-columns";
 import { EndpointTable } from "../tables/endpoint-table";
 import { type TextData, TextIndex } from "../text/text-index";
+import { textData } from "./text-data";
 import { BUILD_OFF_THREAD_FROM } from "./thresholds";
 
 /**
@@ -23,10 +31,7 @@ export type BuildResult =
   | { error: string };
 
 /** What a worker is given. */
-export interface BuildTask {
-  connectionString: string;
-  /** pg_export_snapshot() of the transaction the rest of the catalogue is read in. */
-  exported: string;
+export interface BuildTask extends SnapshotTask {
   /** The services' text index, or the whole endpoints list. */
   build: "services text" | "endpoints";
 }
@@ -37,7 +42,7 @@ export async function runBuildTask(
   task: BuildTask,
 ): Promise<[BuildResult, ArrayBuffer[]]> {
   const textOf = async (set: DocumentSet): Promise<[TextData, ArrayBuffer[]]> => {
-    const text = await (await buildTextIndexHere(client, set)).data();
+    const text = await textData(await buildTextIndexHere(client, set));
     const { documents, lexemes } = text;
     const arrays = [
       documents.lexemeStarts,
@@ -97,61 +102,41 @@ function runOffThread(
 }
 
 /** The services' text index, built on a worker thread in the exported snapshot. */
-async function buildServicesTextOffThread(
-  task: Omit<BuildTask, "build">,
-  signal?: AbortSignal,
-): Promise<TextIndex> {
+async function buildServicesTextOffThread(task: SnapshotTask, signal?: AbortSignal): Promise<TextIndex> {
   const result = await runOffThread({ ...task, build: "services text" }, signal);
   if (!("text" in result)) throw new Error("the worker built something else");
   return TextIndex.fromData(result.text);
 }
 
 /** The endpoints list and the entries' payable counts, built on a worker thread in the exported snapshot. */
-async function buildEndpointsOffThread(
-  task: Omit<BuildTask, "build">,
-  signal?: AbortSignal,
-): Promise<BuiltEndpoints> {
+async function buildEndpointsOffThread(task: SnapshotTask, signal?: AbortSignal): Promise<BuiltEndpoints> {
   const result = await runOffThread({ ...task, build: "endpoints" }, signal);
   if (!("endpoints" in result)) throw new Error("the worker built something else");
   const { columns, payable, text } = result.endpoints;
   return { table: EndpointTable.of(columns, TextIndex.fromData(text)), payable };
 }
 
-export interface PartsOptions {
-  /** How many documents each part holds, counted in the load's snapshot. */
-  counts: Record<DocumentSet, number>;
-  /** From how many documents a part is built on a worker (BUILD_OFF_THREAD_FROM unless given). */
-  offThreadFrom?: number;
-  /** Build the endpoints first, then the services' text (see LoadOptions.onePartAtATime). */
-  onePartAtATime?: boolean;
-  signal?: AbortSignal;
-}
-
 /**
- * Starts building the load's parts: the endpoints list (on `client` or a worker), and the
+ * Builds the load's parts: the endpoints list (on the load's connection or a worker), and the
  * services' text index when it is large enough for a worker (null: the caller builds it on its
- * connection to the same snapshot). Rejections are also handled here, so a part the caller has
- * not awaited yet never goes unhandled.
+ * connection to the same snapshot); a part is built on a worker from `offThreadFrom` documents.
+ * Rejections are also handled here, so a part the caller has not awaited yet never goes unhandled.
  */
-export function startParts(
-  client: pg.PoolClient,
-  task: Omit<BuildTask, "build">,
-  options: PartsOptions,
-): { endpoints: Promise<BuiltEndpoints>; servicesText: Promise<TextIndex> | null } {
-  const { counts, signal } = options;
-  const offThreadFrom = options.offThreadFrom ?? BUILD_OFF_THREAD_FROM;
-  const endpoints =
-    counts.endpoints >= offThreadFrom
-      ? buildEndpointsOffThread(task, signal)
-      : buildEndpointsHere(client, signal);
-  endpoints.catch(() => undefined);
-  const servicesTextOffThread = () => buildServicesTextOffThread(task, signal);
-  const servicesText =
-    counts.services < offThreadFrom
-      ? null
-      : options.onePartAtATime === true
-        ? endpoints.then(servicesTextOffThread)
-        : servicesTextOffThread();
-  servicesText?.catch(() => undefined);
-  return { endpoints, servicesText };
+export function partsOnWorkers(offThreadFrom = BUILD_OFF_THREAD_FROM): StartParts {
+  return (client, task, { counts, onePartAtATime, signal }) => {
+    const endpoints =
+      counts.endpoints >= offThreadFrom
+        ? buildEndpointsOffThread(task, signal)
+        : buildEndpointsHere(client, signal);
+    endpoints.catch(() => undefined);
+    const servicesTextOffThread = () => buildServicesTextOffThread(task, signal);
+    const servicesText =
+      counts.services < offThreadFrom
+        ? null
+        : onePartAtATime === true
+          ? endpoints.then(servicesTextOffThread)
+          : servicesTextOffThread();
+    servicesText?.catch(() => undefined);
+    return { endpoints, servicesText };
+  };
 }

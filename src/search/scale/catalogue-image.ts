@@ -17,6 +17,7 @@ import { ServiceColumnsBuilder } from "../tables/service-columns";
 import type { ServiceEntry } from "../tables/service-entry";
 import { ServiceTable } from "../tables/service-table";
 import { type TextData, TextIndex } from "../text/text-index";
+import { textData } from "./text-data";
 
 /**
  * An image of a loaded catalogue, stored in Postgres (src/catalogue/catalogue-images.ts): a process
@@ -109,8 +110,8 @@ function attach(value: unknown, arrays: readonly ImageArray[]): unknown {
 async function* imagePieces({ services, endpoints }: Catalogue): AsyncGenerator<Buffer> {
   const { entries, idPlace, text } = services.parts();
   const data: CatalogueData = {
-    services: { idPlace, text: await text.data() },
-    endpoints: { columns: endpoints.data(), text: await endpoints.text.data() },
+    services: { idPlace, text: await textData(text) },
+    endpoints: { columns: endpoints.data(), text: await textData(endpoints.text) },
   };
   const arrays: ArrayBufferView[] = [];
   const skeleton: Skeleton = {

@@ -4,7 +4,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
  * Sorting that gives the event loop a turn every few milliseconds: sorting 100,000-200,000
  * lexemes with a comparator takes 300-500 ms in one turn. A large catalogue's lexicons are packed
  * on build workers, where that only delays the worker (a worker's turns never hold the answering
- * thread's loop), but a catalogue built in place (below OFF_THREAD_FROM) packs its lexicon on the
+ * thread's loop), but a catalogue built in place (below BUILD_OFF_THREAD_FROM) packs its lexicon on the
  * answering thread when its image is written.
  */
 

@@ -19,3 +19,6 @@ export const IMAGES_WRITTEN_FROM = 20_000;
 
 /** How often changes in place may lead to an image being written (a check of the newest image). */
 export const IMAGE_CHECK_MS = 10 * 60 * 1000;
+
+/** Items a pass of work computed ahead (an order) walks between two turns of the event loop (~1-3 ms). */
+export const ITEMS_PER_SLICE = 16_384;

@@ -1,11 +1,9 @@
-import type { EndpointSort } from "../../catalogue/endpoint-queries";
 import type { Paging } from "../../catalogue/paging";
 import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
 import type { EndpointFilters } from "../query/filters";
+import type { EndpointColumnSort, EndpointSort } from "../query/sorts";
 import type { TsQuery } from "../query/tsquery";
-import { runInSlices, runToEnd, type Steps } from "../scale/event-loop-slices";
 import { acceptAll, type TextIndex } from "../text/text-index";
-import { type Amount, compareAmounts, sameAmount } from "./amounts";
 import { endpointCheck } from "./endpoint-checks";
 import {
   columnsOf,
@@ -15,8 +13,10 @@ import {
   flagsOf,
   PAYABLE,
 } from "./endpoint-columns";
+import { ENDPOINT_ORDERS } from "./endpoint-orders";
+import { HeldOrders } from "./held-orders";
 import { IdLookup, packedIdAt } from "./id-lookup";
-import { type ItemOrder, orderByRanksSteps, pageByKeys, slices } from "./page-order";
+import { type ItemOrder, type ItemPasses, type PassRunner, pageByKeys, rankedOrder } from "./page-order";
 
 /**
  * Endpoint search answered from memory: the endpoints of listed service rows, in the default
@@ -33,12 +33,11 @@ export interface EndpointPage {
 }
 
 export class EndpointTable {
-  /** Entries by lowest price (unpriced last, ties in the default order), and each one's place. */
-  private byPrice: ItemOrder | null = null;
-  /** Entries by observed raw or adjusted volume (largest first, none last), made on first use; only a load changes them. */
-  private readonly byVolume = new Map<"observedVolume" | "adjustedVolume", ItemOrder>();
-  /** Counts entries replaced in place: a price order prepared across one is not kept. */
-  private changes = 0;
+  /** For each sort of ENDPOINT_ORDERS computed: entries in that order, and each one's place in it. */
+  private readonly orders = new HeldOrders<EndpointColumnSort>(
+    (sort) => sort,
+    (sort) => this.orderPasses(sort),
+  );
   private readonly lookup: IdLookup;
 
   private constructor(
@@ -120,7 +119,9 @@ export class EndpointTable {
     const { networks, prices } = columns.dictionaries;
     if (this.id(i) !== fields.id || !this.canReplace(i, fields))
       throw new Error(`endpoint entry ${i} cannot take ${fields.id}'s fields`);
-    const lowestBefore = this.lowestPrice(i);
+    const keysBefore = (this.orders.names() as EndpointColumnSort[]).map(
+      (sort) => [sort, ENDPOINT_ORDERS[sort].key(columns, i)] as const,
+    );
     columns.networks.replace(
       i,
       Int32Array.from(fields.networks, (n) => networks.code(n)),
@@ -135,90 +136,32 @@ export class EndpointTable {
     columns.grade[i] = fields.trust.grade;
     columns.score[i] = fields.trust.score;
     columns.warnings[i] = fields.trust.warnings;
-    // The price order orders by the lowest price alone (ties by place): it holds while that stays,
-    // as it does for most probes (a sweep replaces hundreds of endpoints a second, and computing
-    // the order again each time costs ~60 ms of CPU a second at 475,000 endpoints).
-    if (!sameAmount(lowestBefore, this.lowestPrice(i))) this.byPrice = null;
-    this.changes += 1;
-  }
-
-  /** Entry i's lowest price; null when it has none. */
-  private lowestPrice(i: number): Amount | null {
-    const { prices } = this.columns.dictionaries;
-    let lowest: Amount | null = null;
-    this.columns.prices.some(i, (code) => {
-      const amount = prices.amount(code);
-      if (lowest === null || compareAmounts(amount, lowest) < 0) lowest = amount;
-      return false;
-    });
-    return lowest;
-  }
-
-  /** The lowest price rank of entry i (see AmountCodes); 0 when it has no price. */
-  private lowestPriceRank(i: number, ranks: Int32Array): number {
-    let lowest = 0;
-    this.columns.prices.some(i, (code) => {
-      const rank = ranks[code] as number;
-      if (lowest === 0 || rank < lowest) lowest = rank;
-      return false;
-    });
-    return lowest;
+    // An order holds while what it reads of the entry stays, as the price for most probes (a sweep
+    // replaces hundreds of endpoints a second, and computing the price order again each time costs
+    // ~60 ms of CPU a second at 475,000 endpoints).
+    const moved = keysBefore.filter(([sort, before]) => ENDPOINT_ORDERS[sort].key(columns, i) !== before);
+    this.orders.changed((sort) => moved.some(([movedSort]) => movedSort === sort));
   }
 
   /**
-   * Computes the price order if it is not held, a slice per turn of the event loop (see
-   * ServiceTable.prepareOrders): ~60 ms of CPU at 475,000 endpoints that the first `sort=price`
-   * request after a load or a probe update would otherwise spend at once. Returns whether it did.
+   * Computes the orders of ENDPOINT_ORDERS not held, with `run` (see ServiceTable.prepareOrders):
+   * ~60 ms of CPU at 475,000 endpoints that the first `sort=price` request after a load or a probe
+   * update would otherwise spend at once. Returns how many it computed.
    */
-  async preparePriceOrder(): Promise<boolean> {
-    if (this.byPrice !== null) return false;
-    const changes = this.changes;
-    const prepared = await runInSlices(this.priceOrderSteps());
-    // An entry replaced meanwhile may have moved: what was prepared is stale and is left unheld.
-    if (changes === this.changes && this.byPrice === null) this.byPrice = prepared;
-    return true;
+  prepareOrders(run: PassRunner): Promise<number> {
+    return this.orders.prepare(Object.keys(ENDPOINT_ORDERS) as EndpointColumnSort[], run);
   }
 
-  /** Entries by lowest price, unpriced last, ties in the default order (the entries' own). */
-  private priceOrder(): ItemOrder {
-    this.byPrice ??= runToEnd(this.priceOrderSteps());
-    return this.byPrice;
+  /** Entries in a sort's order, no value last, ties in the default order (the entries' own). */
+  private order(sort: EndpointColumnSort): ItemOrder {
+    return this.orders.get(sort);
   }
 
-  private *priceOrderSteps(): Steps<ItemOrder> {
-    const rankTable = this.columns.dictionaries.prices.rankTable();
-    const ranks = new Int32Array(this.size);
+  private orderPasses(sort: EndpointColumnSort): ItemPasses<ItemOrder> {
+    const { descending, ranks } = ENDPOINT_ORDERS[sort];
     const entryOrder = new Int32Array(this.size);
-    for (const [from, to] of slices(this.size)) {
-      for (let i = from; i < to; i += 1) {
-        ranks[i] = this.lowestPriceRank(i, rankTable);
-        entryOrder[i] = i;
-      }
-      yield;
-    }
-    return yield* orderByRanksSteps(ranks, entryOrder, false);
-  }
-
-  /** Entries by an observed volume, largest first, those with none last, ties in the default order. */
-  private volumeOrder(column: "observedVolume" | "adjustedVolume"): ItemOrder {
-    let order = this.byVolume.get(column);
-    if (order === undefined) {
-      const codes = this.columns[column];
-      const rankTable = this.columns.dictionaries.volumes.rankTable();
-      const ranks = Int32Array.from(codes, (code) => (code < 0 ? 0 : (rankTable[code] as number)));
-      const entryOrder = Int32Array.from(codes.keys());
-      order = runToEnd(orderByRanksSteps(ranks, entryOrder, true));
-      this.byVolume.set(column, order);
-    }
-    return order;
-  }
-
-  /** The order a sort asks for; null for the default order (or relevance). */
-  private orderOf(sort: EndpointSort | undefined): ItemOrder | null {
-    if (sort === "price") return this.priceOrder();
-    if (sort === "observed_volume") return this.volumeOrder("observedVolume");
-    if (sort === "adjusted_volume") return this.volumeOrder("adjustedVolume");
-    return null;
+    for (let i = 0; i < entryOrder.length; i += 1) entryOrder[i] = i;
+    return rankedOrder(ranks(this.columns), entryOrder, descending);
   }
 
   list(
@@ -230,12 +173,12 @@ export class EndpointTable {
   ): EndpointPage {
     // Without filters, no column is read per match (a common word matches thousands).
     const accepts = endpointCheck(filters, this.columns, now) ?? acceptAll;
-    const ordered = this.orderOf(sort);
+    const ordered = sort === undefined || sort === "relevance" ? null : sort;
     let page: number[] = [];
     let total = 0;
     if (query === undefined) {
       // The entries are in the default order already; another order is computed once.
-      const order = ordered?.sorted ?? null;
+      const order = ordered === null ? null : this.order(ordered).sorted;
       for (let n = 0; n < this.size; n += 1) {
         const i = order === null ? n : (order[n] as number);
         if (!accepts(i)) continue;
@@ -246,7 +189,7 @@ export class EndpointTable {
       const { idPlace } = this.columns;
       const { docs, ranks } = this.text.search(query, accepts, ordered === null);
       if (ordered !== null) {
-        const { place } = ordered;
+        const { place } = this.order(ordered);
         const keys = new Float32Array(docs.length);
         for (let m = 0; m < docs.length; m += 1) keys[m] = place[docs[m] as number] as number;
         page = pageByKeys(docs, keys, false, idPlace, paging.offset, paging.limit);

@@ -1,5 +1,3 @@
-import type { Steps } from "../scale/event-loop-slices";
-
 /**
  * How a page orders its candidates: candidate m is item items[m] with key keys[m] (ascending, or
  * descending), equal keys by the item's place in id order, tiePlace[items[m]], ascending.
@@ -87,14 +85,29 @@ export function pageByKeys(
   return page.slice(offset);
 }
 
-/** Items walked between two slices of an order's steps (~1-3 ms of a pass over typed arrays). */
-export const ITEMS_PER_SLICE = 16_384;
-
-/** [from, to) of each slice of `size` items. */
-export function* slices(size: number): Generator<[number, number]> {
-  for (let from = 0; from < size; from += ITEMS_PER_SLICE)
-    yield [from, Math.min(size, from + ITEMS_PER_SLICE)];
+/**
+ * Work over a table's items as passes, each over the items [0, size) in ascending ranges, and a
+ * result read once every pass has run. A small catalogue runs each pass over every item at once
+ * (runPasses); the catalogue is given a runner for the orders it computes ahead of requests (see
+ * scale/scale-parts.ts), which may run them a range at a time.
+ */
+export interface ItemPasses<T> {
+  size: number;
+  passes: ReadonlyArray<(from: number, to: number) => void>;
+  result: () => T;
 }
+
+/** Runs the work now: each pass over every item. */
+export function runPasses<T>({ size, passes, result }: ItemPasses<T>): T {
+  for (const pass of passes) pass(0, size);
+  return result();
+}
+
+/** How work computed ahead of requests is run. */
+export type PassRunner = <T>(work: ItemPasses<T>) => Promise<T>;
+
+/** The runner of a catalogue given none: each pass at once. */
+export const runPassesNow: PassRunner = async (work) => runPasses(work);
 
 /** An order of items and each item's place in it. */
 export interface ItemOrder {
@@ -105,37 +118,38 @@ export interface ItemOrder {
 /**
  * Every item in the order of its dense rank (ascending, or descending), rank 0 (no value) last in
  * both directions, equal ranks by place in id order; and each item's place in that order. A
- * counting sort over the items in id order: linear (a comparison sort of 100,000 entries took
- * ~100 ms), and written as steps (see event-loop-slices.ts) so it can also be prepared a slice per turn.
+ * counting sort over the items in id order, linear (a comparison sort of 100,000 entries takes
+ * ~100 ms). `ranks` is read by the passes, so a pass put before them may fill it.
  */
-export function* orderByRanksSteps(
+export function rankOrder(
   ranks: Int32Array,
   idPlace: Int32Array,
   descending: boolean,
-): Steps<ItemOrder> {
+): ItemPasses<ItemOrder> {
   const size = ranks.length;
   const byId = new Int32Array(size);
+  const sorted = new Int32Array(size);
+  const place = new Int32Array(size);
   let highest = 0;
-  for (const [from, to] of slices(size)) {
+  let starts = new Int32Array(0);
+  const bucketOf = (rank: number) => (rank === 0 ? highest + 1 : descending ? highest + 1 - rank : rank);
+  const idOrder = (from: number, to: number) => {
     for (let i = from; i < to; i += 1) {
       byId[idPlace[i] as number] = i;
       highest = Math.max(highest, ranks[i] as number);
     }
-    yield;
-  }
-  const bucketOf = (rank: number) => (rank === 0 ? highest + 1 : descending ? highest + 1 - rank : rank);
-  const starts = new Int32Array(highest + 3);
-  for (const [from, to] of slices(size)) {
+  };
+  const bucketSizes = (from: number, to: number) => {
+    if (from === 0) starts = new Int32Array(highest + 3);
     for (let i = from; i < to; i += 1) {
       const next = bucketOf(ranks[i] as number) + 1;
       starts[next] = (starts[next] as number) + 1;
     }
-    yield;
-  }
-  for (let b = 1; b < starts.length; b += 1) starts[b] = (starts[b] as number) + (starts[b - 1] as number);
-  const sorted = new Int32Array(size);
-  const place = new Int32Array(size);
-  for (const [from, to] of slices(size)) {
+    if (to === size)
+      for (let b = 1; b < starts.length; b += 1)
+        starts[b] = (starts[b] as number) + (starts[b - 1] as number);
+  };
+  const placeItems = (from: number, to: number) => {
     for (let k = from; k < to; k += 1) {
       const i = byId[k] as number;
       const bucket = bucketOf(ranks[i] as number);
@@ -144,7 +158,17 @@ export function* orderByRanksSteps(
       place[i] = at;
       starts[bucket] = at + 1;
     }
-    yield;
-  }
-  return { sorted, place };
+  };
+  return { size, passes: [idOrder, bucketSizes, placeItems], result: () => ({ sorted, place }) };
+}
+
+/** The order of items ranked by a pass that fills `ranks` (`rankItems`), then by rankOrder. */
+export function rankedOrder(
+  rankItems: (ranks: Int32Array, from: number, to: number) => void,
+  idPlace: Int32Array,
+  descending: boolean,
+): ItemPasses<ItemOrder> {
+  const ranks = new Int32Array(idPlace.length);
+  const order = rankOrder(ranks, idPlace, descending);
+  return { ...order, passes: [(from, to) => rankItems(ranks, from, to), ...order.passes] };
 }

@@ -6,11 +6,11 @@ import { decimalToString } from "../../normalise/decimal";
 import { GRADE_LETTERS } from "../../trust/grade";
 import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
 import type { TsQuery } from "../query/tsquery";
-import { runInSlices, runToEnd, type Steps } from "../scale/event-loop-slices";
 import type { TextIndex } from "../text/text-index";
 import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
+import { HeldOrders } from "./held-orders";
 import { IdLookup } from "./id-lookup";
-import { type ItemOrder, orderByRanksSteps, pageByKeys, slices } from "./page-order";
+import { type ItemOrder, type ItemPasses, type PassRunner, pageByKeys, rankedOrder } from "./page-order";
 import type { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
 
@@ -143,9 +143,7 @@ const SELECTIVE = 8;
 
 export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
-  private readonly orders = new Map<string, ItemOrder>();
-  /** Counts rerankPrices calls: an order prepared across one is not kept. */
-  private ranksChanged = 0;
+  private readonly orders = new HeldOrders<ServiceOrder>(orderKey, (order) => this.orderPasses(order));
   private readonly lookup: IdLookup;
 
   private constructor(
@@ -277,8 +275,7 @@ export class ServiceTable {
       const entry = this.at(i);
       if (entry.sortRanks.price !== rank) entry.sortRanks = { ...entry.sortRanks, price: rank };
     });
-    for (const key of this.orders.keys()) if (key.startsWith("price:")) this.orders.delete(key);
-    this.ranksChanged += 1;
+    this.orders.changed((key) => key.startsWith("price:"));
   }
 
   at(i: number): ServiceEntry {
@@ -288,44 +285,26 @@ export class ServiceTable {
   }
 
   /**
-   * Computes the orders not yet held, a slice per turn of the event loop. A request that needs an
+   * Computes the orders not yet held, with `run` (the catalogue's runner). A request that needs an
    * order nobody computed yet computes it at once (16-60 ms of CPU at 100,000 services, and the
-   * first request after a load always needed the default order): the catalogue's holder calls
-   * this before a new catalogue answers and after an in-place update. Returns how many it computed.
+   * first request after a load always needs the default order): the catalogue's holder calls this
+   * before a new catalogue answers and after an in-place update. Returns how many it computed.
    */
-  async prepareOrders(orders: readonly ServiceOrder[]): Promise<number> {
-    let computed = 0;
-    for (const order of orders) {
-      const key = orderKey(order);
-      if (this.orders.has(key)) continue;
-      const ranksChanged = this.ranksChanged;
-      const prepared = await runInSlices(this.orderSteps(order));
-      // Ranks moved meanwhile (rerankPrices): what was prepared is stale and is left unheld.
-      if (ranksChanged === this.ranksChanged && !this.orders.has(key)) this.orders.set(key, prepared);
-      computed += 1;
-    }
-    return computed;
+  prepareOrders(orders: readonly ServiceOrder[], run: PassRunner): Promise<number> {
+    return this.orders.prepare(orders, run);
   }
 
   /** Every entry in the order of a sort: missing values last in both directions, ties by id. */
   private sortOrder(order: ServiceOrder): ItemOrder {
-    const key = orderKey(order);
-    const held = this.orders.get(key);
-    if (held) return held;
-    const computed = runToEnd(this.orderSteps(order));
-    this.orders.set(key, computed);
-    return computed;
+    return this.orders.get(order);
   }
 
-  private *orderSteps(order: ServiceOrder): Steps<ItemOrder> {
+  private orderPasses(order: ServiceOrder): ItemPasses<ItemOrder> {
     // Relevance without q ranks nothing: every entry ties and id decides (as the SQL did).
     const key = order.sort === "relevance" ? null : order.sort;
-    const ranks = new Int32Array(this.entries.length);
-    if (key !== null)
-      for (const [from, to] of slices(ranks.length)) {
-        for (let i = from; i < to; i += 1) ranks[i] = this.at(i).sortRanks[key];
-        yield;
-      }
-    return yield* orderByRanksSteps(ranks, this.idPlace, order.order === "desc");
+    const rankEntries = (ranks: Int32Array, from: number, to: number) => {
+      if (key !== null) for (let i = from; i < to; i += 1) ranks[i] = this.at(i).sortRanks[key];
+    };
+    return rankedOrder(rankEntries, this.idPlace, order.order === "desc");
   }
 }

@@ -1,4 +1,3 @@
-import { joinInSlices, sortInSlices } from "../scale/sorting-in-slices";
 import { bisect } from "../tables/sorted-lists";
 
 /** A packed lexicon's parts: plain data a worker moves and an image stores. */
@@ -6,11 +5,6 @@ export interface PackedLexemes {
   text: string;
   starts: Int32Array;
   ids: Int32Array;
-}
-
-/** The lexicon as packed parts: a packed one's own, a Map's (keys in id order, as builders number them) packed. */
-export async function packedLexemes(lexicon: Lexicon): Promise<PackedLexemes> {
-  return lexicon instanceof PackedLexicon ? lexicon.parts() : PackedLexicon.pack(lexicon.keys());
 }
 
 /**
@@ -28,33 +22,11 @@ export class PackedLexicon {
     private readonly ids: Int32Array,
   ) {}
 
-  /**
-   * Packs lexemes given in id order (a Map's keys, as a builder numbers them), sorting and
-   * joining them a slice per turn of the event loop (a few hundred ms for 200,000 lexemes).
-   */
-  static async pack(lexemes: Iterable<string>): Promise<PackedLexemes> {
-    const byId = [...lexemes];
-    const order = await sortInSlices(Int32Array.from(byId.keys()), (a, b) => {
-      const x = byId[a] as string;
-      const y = byId[b] as string;
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-    const starts = new Int32Array(order.length + 1);
-    let offset = 0;
-    order.forEach((id, k) => {
-      starts[k] = offset;
-      offset += (byId[id] as string).length + 1;
-    });
-    starts[order.length] = offset;
-    const text = await joinInSlices(order.length, (k) => `${byId[order[k] as number]}\0`);
-    return { text, starts, ids: order };
-  }
-
   static of({ text, starts, ids }: PackedLexemes): PackedLexicon {
     return new PackedLexicon(text, starts, ids);
   }
 
-  /** What it is made of (see pack), to move or store it. */
+  /** What it is made of, to move or store it. */
   parts(): PackedLexemes {
     return { text: this.text, starts: this.starts, ids: this.ids };
   }

@@ -1,7 +1,6 @@
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { queryTerms, type TsQuery } from "../query/tsquery";
 import { hasBit, lowerBound } from "../tables/sorted-lists";
-import { type Lexicon, type PackedLexemes, PackedLexicon, packedLexemes } from "./lexicon";
+import { type Lexicon, type PackedLexemes, PackedLexicon } from "./lexicon";
 import {
   candidates,
   isPlainConjunction,
@@ -87,7 +86,6 @@ interface PreparedQuery extends RankedQuery {
 }
 
 const EMPTY_RANKS = new Float32Array(0);
-const YIELD_EVERY = 500;
 
 export class TextIndex {
   private readonly postings: Postings;
@@ -106,29 +104,18 @@ export class TextIndex {
     return new TextIndex(PackedLexicon.of(lexemes), withTermEnds(documents));
   }
 
-  /** What the index is made of, its own arrays (not copies); a lexicon built in place is packed. */
-  async data(): Promise<TextData> {
+  /** What the index is made of, its own arrays (not copies); a worker or an image packs the lexicon (see scale/text-data.ts). */
+  parts(): { lexicon: Lexicon; documents: FlatDocuments } {
     const { termEnds: _view, ...documents } = this.documents;
-    return { lexemes: await packedLexemes(this.lexicon), documents };
+    return { lexicon: this.lexicon, documents };
   }
 
-  /** The index of documents added to a builder (see PostingsBuilder). */
-  static async of(builder: PostingsBuilder): Promise<TextIndex> {
-    const { lexicon, documents } = await builder.finish();
-    return new TextIndex(lexicon, documents);
-  }
-
-  /**
-   * Documents as Postgres prints tsvectors; null for a document that was never built. Yields to
-   * the event loop every few hundred documents: an API process keeps answering while it builds.
-   */
-  static async build(texts: ReadonlyArray<string | null>): Promise<TextIndex> {
+  /** The index of documents as Postgres prints tsvectors; null for a document that was never built. */
+  static build(texts: ReadonlyArray<string | null>): TextIndex {
     const builder = new PostingsBuilder();
-    for (const [doc, text] of texts.entries()) {
-      if (doc % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
-      builder.add(text);
-    }
-    return TextIndex.of(builder);
+    for (const text of texts) builder.add(text);
+    const { lexicon, documents } = builder.finish();
+    return new TextIndex(lexicon, documents);
   }
 
   get size(): number {

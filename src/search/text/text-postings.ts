@@ -1,4 +1,3 @@
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { scanTsVector } from "../load/tsvector";
 import { IntList } from "../tables/int-list";
 import { bitset } from "../tables/sorted-lists";
@@ -51,8 +50,6 @@ const DENSE = 32;
 const LONG_POSTING = 2_048;
 /** How many long postings keep their ranks (the most recently used). */
 const RANKED_POSTINGS_KEPT = 256;
-/** Documents rearranged between two turns of the event loop (~3 ms: 5,000 take 15-20 ms, which a busy machine stretches to 80). */
-const FINISH_SLICE = 1_000;
 
 /**
  * Builds the index's postings from documents added one at a time (as Postgres prints tsvectors),
@@ -111,10 +108,11 @@ export class PostingsBuilder {
   }
 
   /**
-   * The lexicon and flat arrays, lexeme by lexeme; the builder is spent. Rearranged in slices of
-   * documents with the event loop free in between (millions of occurrences at 100,000 services).
+   * The lexicon and flat arrays, lexeme by lexeme; the builder is spent. A large catalogue's
+   * documents (millions of occurrences at 100,000 services) are built on worker threads, so this
+   * runs in one turn.
    */
-  async finish(): Promise<{ lexicon: Map<string, number>; documents: Documents }> {
+  finish(): { lexicon: Map<string, number>; documents: Documents } {
     const lexemes = this.lexicon.size;
     const documentCount = this.documentCount;
     const lexemeStarts = new Int32Array(lexemes + 1);
@@ -134,7 +132,6 @@ export class PostingsBuilder {
     // Positions were scanned in term order, document after document: read them in that order.
     let read = 0;
     for (let doc = 0; doc < documentCount; doc += 1) {
-      if (doc % FINISH_SLICE === FINISH_SLICE - 1) await yieldToEventLoop();
       const end = doc + 1 < documentCount ? this.docTermStarts.at(doc + 1) : this.termIds.length;
       for (let k = this.docTermStarts.at(doc); k < end; k += 1) {
         const id = this.termIds.at(k);

@@ -150,7 +150,11 @@ describe("GET /v1/services payment, source and verification filters, sort=price"
     ["max_price=abc", "max_price", /decimal number/],
     ["max_price=-1", "max_price", /decimal number/],
     ["verified=yes", "verified", /true, false/],
-    ["source=ftp://x.test", "source", /html_directory, bazaar, origin_manifest, registered or a source's base URL/],
+    [
+      "source=ftp://x.test",
+      "source",
+      /html_directory, bazaar, origin_manifest, registered or a source's base URL/,
+    ],
     ["network=", "network", /must not be empty/],
     ["sort=cheapest", "sort", /price/],
   ];

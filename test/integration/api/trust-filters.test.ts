@@ -56,6 +56,13 @@ describe("trust verdicts in the lists, the searches, MCP and services.csv", () =
     return response.body.items.map((item: { service_name: string }) => item.service_name).sort();
   };
 
+  /** The endpoints' services' names in the list's order. */
+  const endpointsInOrder = async (query: string): Promise<string[]> => {
+    const response = await request(api.app).get(`/v1/endpoints?${query}`);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body.items.map((item: { service_name: string }) => item.service_name);
+  };
+
   beforeAll(async () => {
     database = await createTestDatabase();
     api = createTestApp(database);
@@ -131,6 +138,19 @@ describe("trust verdicts in the lists, the searches, MCP and services.csv", () =
   it("when services are sorted by score, then the highest come first and the unscored last", async () => {
     expect(await services("sort=score")).toEqual(["Alpha", "Bravo", "Charlie", "Echo"]);
     expect(await services("sort=score&order=asc")).toEqual(["Charlie", "Bravo", "Alpha", "Echo"]);
+  });
+
+  it("when endpoints are sorted by score, then the highest come first and the unscored last, with q or without", async () => {
+    expect(await endpointsInOrder("sort=score")).toEqual(["Alpha", "Bravo", "Charlie", "Echo"]);
+    expect(await endpointsInOrder("q=call&sort=score")).toEqual(["Alpha", "Bravo", "Charlie", "Echo"]);
+    expect(await endpointsInOrder("sort=score&health=dead&health=unknown&health=down")).toEqual([
+      "Charlie",
+      "Delta",
+      "Echo",
+    ]);
+    const refused = await request(api.app).get("/v1/endpoints?sort=grade");
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("sort: must be one of relevance, price, score");
   });
 
   it("when a list is read, then each item carries health, grade, score and warnings", async () => {
@@ -216,5 +236,27 @@ describe("trust verdicts in the lists, the searches, MCP and services.csv", () =
     expect((hidden.structuredContent as { total: number }).total).toBe(0);
     const refused = await client.callTool({ name: "search_services", arguments: { min_grade: "Z" } });
     expect(refused.isError).toBe(true);
+  });
+
+  it("when search_endpoints sorts by score, then it answers in the order REST does", async () => {
+    const sorted = await client.callTool({
+      name: "search_endpoints",
+      arguments: { sort: "score", fields: ["url", "score"] },
+    });
+    expect(sorted.isError).toBeFalsy();
+    expect((sorted.structuredContent as { items: unknown[] }).items).toEqual([
+      { url: urlOf("Alpha"), score: 95 },
+      { url: urlOf("Bravo"), score: 82 },
+      { url: urlOf("Charlie"), score: 55 },
+      { url: urlOf("Echo"), score: null },
+    ]);
+  });
+
+  it("when a sweep changes an endpoint's score, then the score order follows", async () => {
+    expect(await endpointsInOrder("sort=score")).toEqual(["Alpha", "Bravo", "Charlie", "Echo"]);
+    const echo = await firstEndpointId(database.db, ids.Echo as string);
+    const verdict: Verdict = { health: "live", grade: "A", score: 99, warnings: [] };
+    await saveTrustVerdicts(database.db, [row(echo, verdict)], [], [], new Date());
+    expect(await endpointsInOrder("sort=score")).toEqual(["Echo", "Alpha", "Bravo", "Charlie"]);
   });
 });

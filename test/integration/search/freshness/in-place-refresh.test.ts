@@ -5,7 +5,9 @@ import { recordProbe } from "../../../../src/catalogue/probe-writes";
 import { createReadPool, type ReadPool } from "../../../../src/db/read-pool";
 import { CatalogueKeeper } from "../../../../src/search/freshness/catalogue-keeper";
 import { type Catalogue, loadCatalogue, prepareOrders } from "../../../../src/search/load/catalogue";
+import { runPassesInSlices } from "../../../../src/search/scale/event-loop-slices";
 import { listedEndpointFields } from "../../../../src/search/tables/endpoint-columns";
+import { runPassesNow } from "../../../../src/search/tables/page-order";
 import { seedServices } from "../../../support/catalogue";
 import { endpointItems, serviceItems } from "../../../support/catalogue-pages";
 import { createTestDatabase, type TestDatabase } from "../../../support/database";
@@ -101,9 +103,9 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
   });
 
   it("when a catalogue loads, then each sort's natural order is computed before it answers", async () => {
-    // Eleven sorts in their natural direction and the endpoints' price order, each computed once.
+    // Eleven sorts in their natural direction and the endpoints' price and score orders, each computed once.
     const fresh = await loadCatalogue(pool);
-    expect(await prepareOrders(fresh)).toBe(12);
+    expect(await prepareOrders(fresh, runPassesInSlices)).toBe(13);
     expect(await prepareOrders(fresh)).toBe(0);
     expect(await prepareOrders(await catalogue.current())).toBe(0);
   });
@@ -111,21 +113,22 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
   it("when prices are ranked again while an order is prepared, then the stale order is not kept", async () => {
     const fresh = await loadCatalogue(pool);
     const byPrice = { sort: "price", order: "asc" } as const;
-    const preparing = fresh.services.prepareOrders([byPrice]);
+    const preparing = fresh.services.prepareOrders([byPrice], runPassesInSlices);
     fresh.services.rerankPrices(); // what an in-place update does, between two slices
     expect(await preparing).toBe(1);
-    expect(await fresh.services.prepareOrders([byPrice])).toBe(1);
-    expect(await fresh.services.prepareOrders([byPrice])).toBe(0);
+    expect(await fresh.services.prepareOrders([byPrice], runPassesInSlices)).toBe(1);
+    expect(await fresh.services.prepareOrders([byPrice], runPassesInSlices)).toBe(0);
   });
 
-  it("when an endpoint is replaced while the endpoints' price order is prepared, then the stale order is not kept", async () => {
+  it("when an endpoint is replaced while the endpoints' orders are prepared, then the order prepared across it is not kept", async () => {
     const fresh = await loadCatalogue(pool);
     const { i, fields } = await listedEntry(fresh, "https://dear.test/price");
-    const preparing = fresh.endpoints.preparePriceOrder();
-    fresh.endpoints.replace(i, fields);
-    expect(await preparing).toBe(true);
-    expect(await fresh.endpoints.preparePriceOrder()).toBe(true);
-    expect(await fresh.endpoints.preparePriceOrder()).toBe(false);
+    const preparing = fresh.endpoints.prepareOrders(runPassesInSlices);
+    fresh.endpoints.replace(i, fields); // between two slices of the first order (price)
+    expect(await preparing).toBe(2);
+    // The price order was prepared across the replacement, the score order after it.
+    expect(await fresh.endpoints.prepareOrders(runPassesInSlices)).toBe(1);
+    expect(await fresh.endpoints.prepareOrders(runPassesInSlices)).toBe(0);
   });
 
   it("when an endpoint's lowest price stays, then the endpoints' price order is kept; when it moves, the order is computed again", async () => {
@@ -133,15 +136,15 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     const { i, fields } = await listedEntry(fresh, "https://cheap.test/price");
     expect(fields.prices).toEqual(["0.01"]);
     const byPrice = () => fresh.endpoints.list({}, "price", { offset: 0, limit: 10 }, undefined, Date.now());
-    expect(await fresh.endpoints.preparePriceOrder()).toBe(true);
+    expect(await fresh.endpoints.prepareOrders(runPassesNow)).toBe(2);
     const before = byPrice().page;
     // A probe that confirms the price (written another way) and verifies the endpoint: same order.
     fresh.endpoints.replace(i, { ...fields, prices: ["0.010", "0.5"], lastVerifiedAt: Date.now() });
-    expect(await fresh.endpoints.preparePriceOrder()).toBe(false);
+    expect(await fresh.endpoints.prepareOrders(runPassesNow)).toBe(0);
     expect(byPrice().page).toEqual(before);
     // Dearer than the other endpoint now: the order is computed again, and follows.
     fresh.endpoints.replace(i, { ...fields, prices: ["0.09"] });
-    expect(await fresh.endpoints.preparePriceOrder()).toBe(true);
+    expect(await fresh.endpoints.prepareOrders(runPassesNow)).toBe(1);
     expect(byPrice().page).toEqual([...before].reverse());
   });
 

@@ -6,12 +6,14 @@ import { createReadPool, type ReadPool } from "../../../../src/db/read-pool";
 import { createLogger } from "../../../../src/logging/logger";
 import { CatalogueKeeper } from "../../../../src/search/freshness/catalogue-keeper";
 import { type Catalogue, loadCatalogue } from "../../../../src/search/load/catalogue";
+import { partsOnWorkers } from "../../../../src/search/scale/build-workers";
 import {
   IMAGE_FORMAT,
   readCatalogueImage,
   writeCatalogueImage,
 } from "../../../../src/search/scale/catalogue-image";
 import { CatalogueImages } from "../../../../src/search/scale/catalogue-images";
+import { runPassesInSlices } from "../../../../src/search/scale/event-loop-slices";
 import { seedServices } from "../../../support/catalogue";
 import { answers, serviceItems } from "../../../support/catalogue-pages";
 import { createTestDatabase, type TestDatabase } from "../../../support/database";
@@ -162,7 +164,11 @@ describe("catalogue images: a process starts from the newest one and catches up"
       pool,
       logger,
       refreshMs: 0,
-      images: new CatalogueImages({ pool, logger, writeFrom: 0 }),
+      scale: {
+        startParts: partsOnWorkers(),
+        runAhead: runPassesInSlices,
+        images: new CatalogueImages({ pool, logger, writeFrom: 0 }),
+      },
     });
     return { catalogue, messages };
   };
@@ -230,7 +236,7 @@ describe("catalogue images: a process starts from the newest one and catches up"
   it("when a catalogue is stored and read back, then it answers every search, filter and sort as the one loaded from the rows", async () => {
     for (const offThreadFrom of [Number.POSITIVE_INFINITY, 0]) {
       await pool.query("DELETE FROM catalogue_images");
-      const loaded = await loadCatalogue(pool, { offThreadFrom });
+      const loaded = await loadCatalogue(pool, { startParts: partsOnWorkers(offThreadFrom) });
       expect(await writeCatalogueImage(pool, loaded)).toBe(true);
       const read = await readCatalogueImage(pool);
       if (read === null) throw new Error("no image was read");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReadPool, type ReadPool } from "../../../../src/db/read-pool";
 import { loadCatalogue } from "../../../../src/search/load/catalogue";
+import { partsOnWorkers } from "../../../../src/search/scale/build-workers";
 import { seedServices } from "../../../support/catalogue";
 import { answers } from "../../../support/catalogue-pages";
 import { createTestDatabase, type TestDatabase } from "../../../support/database";
@@ -31,8 +32,8 @@ describe("loading the catalogue with its text indexes built on worker threads", 
   });
 
   it("when every index is built off the thread, then every search answers as when built in place", async () => {
-    const inPlace = await loadCatalogue(pool, { offThreadFrom: Number.POSITIVE_INFINITY });
-    const offThread = await loadCatalogue(pool, { offThreadFrom: 0 });
+    const inPlace = await loadCatalogue(pool, { startParts: partsOnWorkers(Number.POSITIVE_INFINITY) });
+    const offThread = await loadCatalogue(pool, { startParts: partsOnWorkers(0) });
     expect(offThread.services.text.size).toBe(30);
     expect(offThread.endpoints.text.size).toBe(60);
     const expected = answers(inPlace);
@@ -40,7 +41,10 @@ describe("loading the catalogue with its text indexes built on worker threads", 
     expect(expected.searches[0]?.posts.length).toBeGreaterThan(0);
     expect(answers(offThread)).toEqual(expected);
     for (const offThreadFrom of [0, Number.POSITIVE_INFINITY]) {
-      const onePartAtATime = await loadCatalogue(pool, { offThreadFrom, onePartAtATime: true });
+      const onePartAtATime = await loadCatalogue(pool, {
+        startParts: partsOnWorkers(offThreadFrom),
+        onePartAtATime: true,
+      });
       expect(answers(onePartAtATime)).toEqual(expected);
     }
   });
@@ -48,7 +52,10 @@ describe("loading the catalogue with its text indexes built on worker threads", 
   it("when the process stops during a load, then the load ends at once, on this thread and on the workers", async () => {
     for (const offThreadFrom of [0, Number.POSITIVE_INFINITY]) {
       const stopping = new AbortController();
-      const loading = loadCatalogue(pool, { offThreadFrom, signal: stopping.signal });
+      const loading = loadCatalogue(pool, {
+        startParts: partsOnWorkers(offThreadFrom),
+        signal: stopping.signal,
+      });
       stopping.abort();
       await expect(loading).rejects.toThrow();
     }

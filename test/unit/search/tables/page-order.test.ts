@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { runInSlices, runToEnd } from "../../../../src/search/scale/event-loop-slices";
-import { ITEMS_PER_SLICE, orderByRanksSteps, pageByKeys } from "../../../../src/search/tables/page-order";
+import { runPassesInSlices } from "../../../../src/search/scale/event-loop-slices";
+import { ITEMS_PER_SLICE } from "../../../../src/search/scale/thresholds";
+import { pageByKeys, rankOrder, runPasses } from "../../../../src/search/tables/page-order";
 
 const orderByRanks = (ranks: Int32Array, idPlace: Int32Array, descending: boolean) =>
-  runToEnd(orderByRanksSteps(ranks, idPlace, descending));
+  runPasses(rankOrder(ranks, idPlace, descending));
 
 describe("pageByKeys", () => {
   const values = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000); // a permutation
@@ -142,16 +143,15 @@ describe("orderByRanks", () => {
       turns += 1;
     }, 0);
     let slices = 0;
-    const counted = function* () {
-      const steps = orderByRanksSteps(manyRanks, manyPlaces, true);
-      for (;;) {
-        const step = steps.next();
-        if (step.done === true) return step.value;
+    const work = rankOrder(manyRanks, manyPlaces, true);
+    const counted = {
+      ...work,
+      passes: work.passes.map((pass) => (from: number, to: number) => {
         slices += 1;
-        yield;
-      }
+        pass(from, to);
+      }),
     };
-    const sliced = await runInSlices(counted());
+    const sliced = await runPassesInSlices(counted);
     clearInterval(counting);
     const atOnce = orderByRanks(manyRanks, manyPlaces, true);
     expect(Array.from(sliced.sorted)).toEqual(Array.from(atOnce.sorted));
@@ -159,5 +159,12 @@ describe("orderByRanks", () => {
     // Three passes of four slices each, with the event loop free between them.
     expect(slices).toBe(12);
     expect(turns).toBeGreaterThan(0);
+  });
+
+  it("when there are no items, then an order computed in slices is empty, as one computed at once", async () => {
+    const none = new Int32Array(0);
+    const sliced = await runPassesInSlices(rankOrder(none, none, false));
+    expect(Array.from(sliced.sorted)).toEqual([]);
+    expect(orderByRanks(none, none, false).sorted.length).toBe(0);
   });
 });
