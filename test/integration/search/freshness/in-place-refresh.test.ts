@@ -103,9 +103,10 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
   });
 
   it("when a catalogue loads, then each sort's natural order is computed before it answers", async () => {
-    // Eleven sorts in their natural direction and the endpoints' price and score orders, each computed once.
+    // Thirteen service sorts in their natural direction and the endpoints' four orders (price,
+    // score, observed and adjusted volume), each computed once.
     const fresh = await loadCatalogue(pool);
-    expect(await prepareOrders(fresh, runPassesInSlices)).toBe(13);
+    expect(await prepareOrders(fresh, runPassesInSlices)).toBe(17);
     expect(await prepareOrders(fresh)).toBe(0);
     expect(await prepareOrders(await catalogue.current())).toBe(0);
   });
@@ -125,8 +126,8 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     const { i, fields } = await listedEntry(fresh, "https://dear.test/price");
     const preparing = fresh.endpoints.prepareOrders(runPassesInSlices);
     fresh.endpoints.replace(i, fields); // between two slices of the first order (price)
-    expect(await preparing).toBe(2);
-    // The price order was prepared across the replacement, the score order after it.
+    expect(await preparing).toBe(4);
+    // The price order was prepared across the replacement, the score and volume orders after it.
     expect(await fresh.endpoints.prepareOrders(runPassesInSlices)).toBe(1);
     expect(await fresh.endpoints.prepareOrders(runPassesInSlices)).toBe(0);
   });
@@ -136,7 +137,7 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     const { i, fields } = await listedEntry(fresh, "https://cheap.test/price");
     expect(fields.prices).toEqual(["0.01"]);
     const byPrice = () => fresh.endpoints.list({}, "price", { offset: 0, limit: 10 }, undefined, Date.now());
-    expect(await fresh.endpoints.prepareOrders(runPassesNow)).toBe(2);
+    expect(await fresh.endpoints.prepareOrders(runPassesNow)).toBe(4);
     const before = byPrice().page;
     // A probe that confirms the price (written another way) and verifies the endpoint: same order.
     fresh.endpoints.replace(i, { ...fields, prices: ["0.010", "0.5"], lastVerifiedAt: Date.now() });
