@@ -45,7 +45,9 @@ function categoryMedians(facts: EndpointTrustFacts[]): Map<string, string | null
   const byCategory = new Map<string, string[]>();
   for (const f of facts) {
     if (f.category === null || f.livePrice === null) continue;
-    byCategory.set(f.category, [...(byCategory.get(f.category) ?? []), f.livePrice]);
+    const prices = byCategory.get(f.category);
+    if (prices) prices.push(f.livePrice);
+    else byCategory.set(f.category, [f.livePrice]);
   }
   return new Map([...byCategory].map(([category, prices]) => [category, medianPrice(prices)]));
 }
