@@ -161,30 +161,57 @@ export class ListColumn {
   }
 }
 
-/**
- * The table's columns as plain data: typed arrays (each on a buffer of its own) and strings, so
- * a worker thread can build them and move them to the thread that answers requests.
- */
-export interface EndpointColumnData {
+/** The columns of one value per entry, the same as plain data and in the table. */
+export interface EntryArrays {
   /** Every endpoint's id (an uuid), packed. */
   ids: PackedIds;
+  /** Each entry's place in id order: the tie-break of equal ranks. */
   idPlace: Int32Array;
   method: Int32Array;
+  /** -1: no category. */
   category: Int32Array;
-  networkStarts: Int32Array;
-  networkCodes: Int32Array;
-  priceStarts: Int32Array;
-  priceCodes: Int32Array;
   flags: Uint8Array;
+  /** Epoch milliseconds; NaN when never verified. */
   lastVerifiedAt: Float64Array;
+  /** Trust verdicts as codes (trust-codes.ts), changed in place like flags. */
   health: Uint8Array;
   grade: Int8Array;
   score: Int8Array;
   warnings: Uint16Array;
-  /** Codes of the observed raw and adjusted 30-day volumes in `volumes` (-1: none), and the payers (-1: none). */
+  /** Observed 30-day figures: volume codes in the volumes dictionary (-1: none), payers (-1: none); set by a load only. */
   observedVolume: Int32Array;
   adjustedVolume: Int32Array;
   uniquePayers: Int32Array;
+}
+
+/** The one-value-per-entry columns of `from` (plain data or the table's columns). */
+export function entryArraysOf(from: EntryArrays): EntryArrays {
+  return {
+    ids: from.ids,
+    idPlace: from.idPlace,
+    method: from.method,
+    category: from.category,
+    flags: from.flags,
+    lastVerifiedAt: from.lastVerifiedAt,
+    health: from.health,
+    grade: from.grade,
+    score: from.score,
+    warnings: from.warnings,
+    observedVolume: from.observedVolume,
+    adjustedVolume: from.adjustedVolume,
+    uniquePayers: from.uniquePayers,
+  };
+}
+
+/**
+ * The table's columns as plain data: typed arrays (each on a buffer of its own) and strings, so
+ * a worker thread can build them and move them to the thread that answers requests.
+ */
+export interface EndpointColumnData extends EntryArrays {
+  networkStarts: Int32Array;
+  networkCodes: Int32Array;
+  priceStarts: Int32Array;
+  priceCodes: Int32Array;
   /** Each dictionary's values in code order (prices and volumes as decimal text). */
   methods: string[];
   categories: string[];
@@ -292,27 +319,10 @@ export const flagsOf = ({
 }: Pick<EndpointFields, "drift" | "payable" | "callable">) =>
   (drift ? DRIFT : 0) | (payable ? PAYABLE : 0) | (callable ? CALLABLE : 0);
 
-export interface EndpointColumns {
-  ids: PackedIds;
-  /** Each entry's place in id order: the tie-break of equal ranks. */
-  idPlace: Int32Array;
-  method: Int32Array;
-  /** -1: no category. */
-  category: Int32Array;
+/** The table in use: the entry columns, the list columns and the dictionaries that decode them. */
+export interface EndpointColumns extends EntryArrays {
   networks: ListColumn;
   prices: ListColumn;
-  flags: Uint8Array;
-  /** Epoch milliseconds; NaN when never verified. */
-  lastVerifiedAt: Float64Array;
-  /** Trust verdicts as codes (trust-codes.ts), changed in place like flags. */
-  health: Uint8Array;
-  grade: Int8Array;
-  score: Int8Array;
-  warnings: Uint16Array;
-  /** Observed 30-day figures: volume codes in dictionaries.volumes (-1: none), payers (-1: none); set by a load only. */
-  observedVolume: Int32Array;
-  adjustedVolume: Int32Array;
-  uniquePayers: Int32Array;
   dictionaries: {
     methods: Dictionary;
     categories: Dictionary;
@@ -325,21 +335,9 @@ export interface EndpointColumns {
 /** The columns of plain data (see EndpointColumnData), with their dictionaries. */
 export function columnsOf(data: EndpointColumnData): EndpointColumns {
   return {
-    ids: data.ids,
-    idPlace: data.idPlace,
-    method: data.method,
-    category: data.category,
+    ...entryArraysOf(data),
     networks: new ListColumn(data.networkStarts, data.networkCodes),
     prices: new ListColumn(data.priceStarts, data.priceCodes),
-    flags: data.flags,
-    lastVerifiedAt: data.lastVerifiedAt,
-    health: data.health,
-    grade: data.grade,
-    score: data.score,
-    warnings: data.warnings,
-    observedVolume: data.observedVolume,
-    adjustedVolume: data.adjustedVolume,
-    uniquePayers: data.uniquePayers,
     dictionaries: {
       methods: Dictionary.of(data.methods),
       categories: Dictionary.of(data.categories),

@@ -10,6 +10,7 @@ import {
   type EndpointColumnData,
   type EndpointColumns,
   type EndpointFields,
+  entryArraysOf,
   flagsOf,
   PAYABLE,
 } from "./endpoint-columns";
@@ -67,23 +68,11 @@ export class EndpointTable {
     const networks = columns.networks.flat();
     const prices = columns.prices.flat();
     return {
-      ids: columns.ids,
-      idPlace: columns.idPlace,
-      method: columns.method,
-      category: columns.category,
+      ...entryArraysOf(columns),
       networkStarts: networks.starts,
       networkCodes: networks.codes,
       priceStarts: prices.starts,
       priceCodes: prices.codes,
-      flags: columns.flags,
-      lastVerifiedAt: columns.lastVerifiedAt,
-      health: columns.health,
-      grade: columns.grade,
-      score: columns.score,
-      warnings: columns.warnings,
-      observedVolume: columns.observedVolume,
-      adjustedVolume: columns.adjustedVolume,
-      uniquePayers: columns.uniquePayers,
       methods: columns.dictionaries.methods.values(),
       categories: columns.dictionaries.categories.values(),
       networks: columns.dictionaries.networks.values(),
