@@ -26,9 +26,10 @@ export function listedTrustColumns(alias: string): Prisma.Sql {
 
 /**
  * What the trust verdicts are computed from, per endpoint, gathered in one set-based statement
- * over the probe history of a look-back window (HEALTH_DOWN_AFTER + HEALTH_DEAD_AFTER + 1 day, at
- * least 31 days for the pay_to history); and the one statement per table that writes the
- * verdicts back. Times come back as Date; numbers as numbers; prices as exact decimal text.
+ * per batch of services over the probe history of a look-back window (HEALTH_DOWN_AFTER +
+ * HEALTH_DEAD_AFTER + 1 day, at least 31 days for the pay_to history); and the one statement per
+ * table that writes a batch's verdicts back. Times come back as Date; numbers as numbers; prices
+ * as exact decimal text.
  */
 export interface EndpointTrustFacts {
   id: string;
@@ -70,18 +71,50 @@ export interface EndpointTrustFacts {
 
 const ZOMBIE = Prisma.sql`(p.status_code IN (404, 405, 410) OR (p.status_code BETWEEN 200 AND 299 AND p.outcome = 'no_challenge'))`;
 
+/** The next `limit` listed services after `afterId`, in id order: the batches of a recompute. */
+export async function listedServiceIds(
+  db: Database,
+  afterId: string | null,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT id::text FROM services
+    WHERE status = 'listed' AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)
+    ORDER BY id LIMIT ${limit}`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The median live price of each category's endpoints among listed services: the lower middle
+ * one (percentile_disc), an exact decimal.
+ */
+export async function categoryMedianPrices(db: Database): Promise<Map<string, string>> {
+  const rows = await db.$queryRaw<{ category: string; median: string }[]>`
+    SELECT s.category, trim_scale(percentile_disc(0.5) WITHIN GROUP (ORDER BY live.price))::text AS median
+    FROM services s JOIN endpoints e ON e.service_id = s.id
+    CROSS JOIN LATERAL (SELECT min(po.price_usdc) AS price FROM payment_options po
+      WHERE po.endpoint_id = e.id AND po.origin = 'probe') live
+    WHERE s.status = 'listed' AND s.category IS NOT NULL AND live.price IS NOT NULL
+    GROUP BY s.category`;
+  return new Map(rows.map((row) => [row.category, row.median]));
+}
+
+/** The trust facts of the endpoints of `serviceIds` (listed services), in endpoint id order. */
 export async function loadTrustFacts(
   db: Database,
+  serviceIds: readonly string[],
   lookbackMs: number,
   now: Date,
 ): Promise<EndpointTrustFacts[]> {
   const from = new Date(now.getTime() - Math.max(lookbackMs, 31 * 86_400_000));
   // p is inlined where it is read (NOT MATERIALIZED): the per-endpoint reads below (pay_to, the
   // latest probes) then use the probes' (endpoint_id, probed_at) index rather than each scanning
-  // every probe of the window, which made the query quadratic in the endpoints.
+  // every probe of the window, which made the query quadratic in the endpoints. It holds only the
+  // batch's endpoints, so the grouped windows below read only their probes.
   return db.$queryRaw<EndpointTrustFacts[]>`
     WITH p AS NOT MATERIALIZED (
       SELECT * FROM endpoint_probes WHERE probed_at >= ${from} AND probed_at <= ${now} AND outcome <> 'refused'
+        AND endpoint_id IN (SELECT id FROM endpoints WHERE service_id = ANY(${serviceIds}::uuid[]))
     ), marks AS (
       SELECT p.endpoint_id, max(p.probed_at) AS latest_at,
         max(p.probed_at) FILTER (WHERE p.challenge_valid) AS last_valid_at,
@@ -147,7 +180,7 @@ export async function loadTrustFacts(
     LEFT JOIN latest l ON l.endpoint_id = e.id
     LEFT JOIN challenge c ON c.endpoint_id = e.id
     LEFT JOIN pay_to pt ON pt.endpoint_id = e.id
-    WHERE s.status = 'listed'
+    WHERE s.status = 'listed' AND s.id = ANY(${serviceIds}::uuid[])
     ORDER BY e.id`;
 }
 
@@ -163,12 +196,12 @@ export interface TrustVerdictRow {
 }
 
 /**
- * How long writing every listed endpoint's verdicts may take: one UPDATE of 50,000 rows with their
- * checks takes tens of seconds on a busy 2-core machine, beyond Prisma's default 5 s.
+ * How long writing a batch's verdicts may take: an UPDATE of thousands of rows with their checks
+ * can take seconds on a busy 2-core machine, beyond Prisma's default 5 s.
  */
 const SAVE_VERDICTS = { timeoutMs: 10 * 60_000 };
 
-/** Writes every endpoint's (or service's) verdicts in one statement, with the events of the same change. */
+/** Writes endpoints' and services' verdicts, one statement per table, with the events of the same change. */
 export async function saveTrustVerdicts(
   db: Database,
   endpoints: TrustVerdictRow[],

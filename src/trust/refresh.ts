@@ -1,5 +1,7 @@
 import {
+  categoryMedianPrices,
   type EndpointTrustFacts,
+  listedServiceIds,
   loadServiceHealth,
   loadTrustFacts,
   saveTrustVerdicts,
@@ -17,10 +19,14 @@ import { endpointHealth, type Health, type HealthSettings, serviceHealth } from 
 import { CHECK_IDS } from "./types";
 import { type Warning, warningsOf } from "./warnings";
 
-/** The health thresholds (HEALTH_* settings), in milliseconds. */
+/** The health thresholds (HEALTH_* settings), in milliseconds, and the recompute's batch size. */
 export interface TrustSettings extends HealthSettings {
   zombieAfterMs: number;
+  /** Services judged and written together: memory holds one batch's facts, whatever the catalogue's size. */
+  serviceBatch: number;
 }
+
+const SERVICE_BATCH = 500;
 
 export function trustSettingsFromConfig(config: Config): TrustSettings {
   return {
@@ -29,28 +35,11 @@ export function trustSettingsFromConfig(config: Config): TrustSettings {
     deadAfterMs: config.HEALTH_DEAD_AFTER,
     zombieAfterMs: config.HEALTH_ZOMBIE_AFTER,
     slowP99Ms: config.HEALTH_SLOW_P99,
+    serviceBatch: SERVICE_BATCH,
   };
 }
 
 const DAY_MS = 86_400_000;
-
-/** The median of exact decimal prices (as numbers only to sort; the median itself is one of them). */
-function medianPrice(prices: string[]): string | null {
-  if (prices.length === 0) return null;
-  const sorted = [...prices].sort((a, b) => Number(a) - Number(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? null;
-}
-
-function categoryMedians(facts: EndpointTrustFacts[]): Map<string, string | null> {
-  const byCategory = new Map<string, string[]>();
-  for (const f of facts) {
-    if (f.category === null || f.livePrice === null) continue;
-    const prices = byCategory.get(f.category);
-    if (prices) prices.push(f.livePrice);
-    else byCategory.set(f.category, [f.livePrice]);
-  }
-  return new Map([...byCategory].map(([category, prices]) => [category, medianPrice(prices)]));
-}
 
 interface EndpointVerdict {
   facts: EndpointTrustFacts;
@@ -60,7 +49,7 @@ interface EndpointVerdict {
 /** The pure part: every verdict of one endpoint from its facts. */
 function judgeEndpoint(
   f: EndpointTrustFacts,
-  medians: Map<string, string | null>,
+  medians: ReadonlyMap<string, string>,
   s: TrustSettings,
   now: Date,
 ): EndpointVerdict {
@@ -169,24 +158,27 @@ export interface TrustRefreshSummary {
   serviceChanges: number;
 }
 
-/**
- * Recomputes and stores every listed endpoint's and service's verdicts from the probe history,
- * and emits a health_changed event for each endpoint and service whose health moved. Runs after
- * each probe sweep; safe to run at any time (it only reads probes and writes verdicts).
- */
-export async function refreshTrust(
+/** At most one progress line this often. */
+const PROGRESS_EVERY_MS = 10_000;
+
+/** One batch of services: its endpoints' and services' verdicts, written with their events. */
+async function refreshBatch(
   db: Database,
+  serviceIds: readonly string[],
+  medians: ReadonlyMap<string, string>,
   settings: TrustSettings,
-  logger: Logger,
-  now = new Date(),
+  now: Date,
 ): Promise<TrustRefreshSummary> {
   const lookback = settings.downAfterMs + settings.deadAfterMs + DAY_MS;
-  const facts = await loadTrustFacts(db, lookback, now);
-  const medians = categoryMedians(facts);
-  const verdicts = facts.map((f) => judgeEndpoint(f, medians, settings, now));
+  const verdicts = (await loadTrustFacts(db, serviceIds, lookback, now)).map((f) =>
+    judgeEndpoint(f, medians, settings, now),
+  );
   const byService = new Map<string, EndpointVerdict[]>();
-  for (const v of verdicts)
-    byService.set(v.facts.serviceId, [...(byService.get(v.facts.serviceId) ?? []), v]);
+  for (const v of verdicts) {
+    const list = byService.get(v.facts.serviceId);
+    if (list) list.push(v);
+    else byService.set(v.facts.serviceId, [v]);
+  }
   const previous = await loadServiceHealth(db, [...byService.keys()]);
   const services = [...byService].map(([id, endpoints]) => judgeService(id, endpoints, previous.get(id)));
   const events: NewEvent[] = [
@@ -213,11 +205,48 @@ export async function refreshTrust(
     events,
     now,
   );
-  const summary = {
+  return {
     endpoints: verdicts.length,
     endpointChanges: verdicts.filter((v) => v.row.healthChanged).length,
     serviceChanges: services.filter((s) => s.healthChanged).length,
   };
+}
+
+/**
+ * Recomputes and stores every listed endpoint's and service's verdicts from the probe history,
+ * and emits a health_changed event for each endpoint and service whose health moved. Runs after
+ * each probe sweep; safe to run at any time (it only reads probes and writes verdicts). Services
+ * are judged `settings.serviceBatch` at a time, each batch written in its own transaction with its events,
+ * so a recompute stopped half-way leaves every batch it finished consistent.
+ */
+export async function refreshTrust(
+  db: Database,
+  settings: TrustSettings,
+  logger: Logger,
+  now = new Date(),
+): Promise<TrustRefreshSummary> {
+  const medians = await categoryMedianPrices(db);
+  const summary: TrustRefreshSummary = { endpoints: 0, endpointChanges: 0, serviceChanges: 0 };
+  const total = await db.service.count({ where: { status: "listed" } });
+  const started = Date.now();
+  let services = 0;
+  let reportedAt = started;
+  for (let after: string | null = null; ; ) {
+    const batch = await listedServiceIds(db, after, settings.serviceBatch);
+    if (batch.length === 0) break;
+    const done = await refreshBatch(db, batch, medians, settings, now);
+    summary.endpoints += done.endpoints;
+    summary.endpointChanges += done.endpointChanges;
+    summary.serviceChanges += done.serviceChanges;
+    services += batch.length;
+    after = batch.at(-1) ?? null;
+    if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
+      reportedAt = Date.now();
+      const elapsed = reportedAt - started;
+      const etaSeconds = Math.round(((elapsed / services) * Math.max(total - services, 0)) / 1000);
+      logger.info({ services, total, ...summary, etaSeconds }, "trust verdicts: progress");
+    }
+  }
   logger.info(summary, "trust verdicts refreshed");
   return summary;
 }

@@ -24,7 +24,14 @@ import { X402Fixture } from "../../support/x402-fixture";
  * sweep of four loopback endpoints and its refresh take under a second). Each health change reaches a webhook as a signed delivery.
  */
 const ALLOWED = ["127.0.0.0/8"];
-const trust = { downProbes: 2, downAfterMs: 50, deadAfterMs: 4_000, zombieAfterMs: 2_500, slowP99Ms: 5_000 };
+const trust = {
+  downProbes: 2,
+  downAfterMs: 50,
+  deadAfterMs: 4_000,
+  zombieAfterMs: 2_500,
+  slowP99Ms: 5_000,
+  serviceBatch: 1,
+};
 const settings = testProbeSettings({ trust });
 const webhookSettings = {
   ...testWebhookSettings,
