@@ -1,12 +1,21 @@
 // Chain activity: a backfill of every watched pay_to's USDC Transfer logs from a local chain,
-// the figures and flags of every service, then one incremental round over 1,000 new blocks.
+// the figures and flags of every service, then one incremental round over 1,000 new blocks,
+// measured in a process on the heap `npm run worker` gives the readers (package.json).
 // Standalone: `node --import tsx bench/chain-activity.ts [addresses] [transfers per address]`.
+import { spawn } from "node:child_process";
 import { ActivityWatcher } from "../src/activity/activity-watcher";
 import { refreshActivity } from "../src/activity/refresh-activity";
 import { TransferLogReader } from "../src/chain/transfer-logs";
 import { activityChain, BASE } from "../test/support/activity";
 import { watchedAddress } from "./chain-activity-addresses";
-import { benchDatabase, benchLogger, markdownTable, peakMemoryGrowthMb, startHelperProcess } from "./support";
+import {
+  benchDatabase,
+  benchLogger,
+  markdownTable,
+  npmScriptHeapFlags,
+  peakMemoryGrowthMb,
+  startHelperProcess,
+} from "./support";
 
 const ENDPOINTS_PER_SERVICE = 10;
 const INCREMENTAL_BLOCKS = 1_000;
@@ -21,7 +30,8 @@ async function mineBlocks(rpcUrl: string, blocks: number): Promise<void> {
   if (!response.ok) throw new Error(`evm_mine answered ${response.status}`);
 }
 
-export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10): Promise<string> {
+/** The benchmark, run in this process on the heap it has. */
+async function measureChainActivity(addresses: number, rounds: number): Promise<string> {
   const started = Date.now();
   const { info, child } = await startHelperProcess<{ rpcUrl: string; usdc: string; head: string }>(
     "bench/activity-chain.ts",
@@ -112,7 +122,7 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
         ],
       ),
       "",
-      `Peak RSS of the reading process (all steps, absolute): ${peakRss.toFixed(0)} MB.`,
+      `Peak RSS of the reading process (\`node ${process.execArgv.filter((flag) => flag.startsWith("--max-")).join(" ")}\`, all steps, absolute): ${peakRss.toFixed(0)} MB.`,
     ].join("\n");
   } finally {
     child.kill();
@@ -120,7 +130,36 @@ export async function runChainActivityBenchmark(addresses = 10_000, rounds = 10)
   }
 }
 
+/** The benchmark in a process of its own, started with `npm run worker`'s heap flags; resolves with its table. */
+export function runChainActivityBenchmark(addresses = 10_000, rounds = 10): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...npmScriptHeapFlags("worker"),
+      "--import",
+      "tsx",
+      "bench/chain-activity.ts",
+      String(addresses),
+      String(rounds),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, CHAIN_ACTIVITY_MEASURE: "1" } },
+  );
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(`chain-activity exited with ${code}`)),
+    );
+  });
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [addresses, rounds] = process.argv.slice(2).map(Number);
-  console.log(await runChainActivityBenchmark(addresses || undefined, rounds || undefined));
+  console.log(
+    process.env.CHAIN_ACTIVITY_MEASURE === "1"
+      ? await measureChainActivity(addresses || 10_000, rounds || 10)
+      : await runChainActivityBenchmark(addresses || undefined, rounds || undefined),
+  );
 }

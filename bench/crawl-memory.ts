@@ -4,7 +4,7 @@
 // which reports its peak RSS (getrusage maxrss: threads and native memory included).
 // Standalone: `node --import tsx bench/crawl-memory.ts [services] [concurrency]`.
 import { spawn } from "node:child_process";
-import { benchDatabase, markdownTable, startHelperProcess } from "./support";
+import { benchDatabase, markdownTable, npmScriptHeapFlags, startHelperProcess } from "./support";
 
 interface CrawlReport {
   status: string;
@@ -17,9 +17,8 @@ interface CrawlReport {
 function crawlInChild(databaseUrl: string, listingUrl: string, concurrency: number): Promise<CrawlReport> {
   const child = spawn(
     process.execPath,
-    // The heap limit `npm run crawl` runs with (package.json).
     [
-      "--max-old-space-size=512",
+      ...npmScriptHeapFlags("crawl"),
       "--import",
       "tsx",
       "bench/crawl-memory-child.ts",

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { runAnswerSigningBenchmark } from "./answer-signing";
 import { runApiBenchmark } from "./api";
 import { runCatalogueMemoryBenchmark } from "./catalogue-memory";
+import { runChainActivityBenchmark } from "./chain-activity";
 import { runCrawlBenchmark } from "./crawl";
 import { runEventsBenchmark } from "./events";
 import { runFreshnessBenchmark } from "./freshness";
@@ -37,6 +38,9 @@ console.log(sections.at(-1));
 sections.push(await runAnswerSigningBenchmark());
 console.log(sections.at(-1));
 sections.push(await runPaidCallsBenchmark());
+console.log(sections.at(-1));
+// 100,000 logs only standalone (`node --import tsx bench/chain-activity.ts`): see docs/benchmarks.md.
+sections.push(await runChainActivityBenchmark(1_000, 10));
 console.log(sections.at(-1));
 sections.push(await runFreshnessBenchmark());
 console.log(sections.at(-1));

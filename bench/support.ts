@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -57,6 +58,17 @@ export async function startHelperProcess<T>(
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return { info: JSON.parse(line) as T, child };
+}
+
+/**
+ * The heap flags (`--max-old-space-size=…`) an npm script of package.json starts node with, so a
+ * benchmark measures a job's memory on the heap the product gives that job.
+ */
+export function npmScriptHeapFlags(script: string): string[] {
+  const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  return (packageJson.scripts[script] ?? "").split(/\s+/).filter((word) => word.startsWith("--max-"));
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

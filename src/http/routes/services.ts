@@ -1,6 +1,5 @@
 import type { Router } from "express";
 import { getServiceDaily } from "../../catalogue/daily-queries";
-import { getServiceHistory } from "../../catalogue/history-queries";
 import { getServiceDetail } from "../../catalogue/service-details";
 import type { ReadPool } from "../../db/read-pool";
 import { type CatalogueSearch, serviceFilters } from "../../search/catalogue-search";
@@ -12,7 +11,7 @@ import { apiRouter } from "../router";
 import { noQuery } from "../schemas/common";
 import { dailyQuery } from "../schemas/daily";
 import { historyQuery, isServiceId, serviceIdParams, serviceListQuery } from "../schemas/services";
-import { dailyJson, historyJson, listJson, serviceDetailJson } from "../serialisers";
+import { dailyJson, serviceDetailJson } from "../serialisers";
 import { parseInput } from "../validation";
 
 export function notFound(id: string): HttpError {

@@ -18,7 +18,11 @@ const builtEntries = new Set(
     .map((file) => `dist/${path.basename(file, ".ts")}.js`),
 );
 /** node's flags that `npm run crawl` sets (the 512 MB heap). */
-const crawlFlags = (packageJson.scripts.crawl ?? "").split(/\s+/).filter((word) => word.startsWith("--max"));
+/** The heap flags an npm script starts node with. */
+const heapFlags = (script: string) =>
+  (packageJson.scripts[script] ?? "").split(/\s+/).filter((word) => word.startsWith("--max"));
+const crawlFlags = heapFlags("crawl");
+const workerFlags = heapFlags("worker");
 const DEFAULT_PORT = loadConfig({}).PORT;
 
 type Json = Record<string, unknown>;
@@ -147,6 +151,12 @@ describe("the example deployments", () => {
     expect(compose.services.crawl?.command?.join(" ")).toContain(
       `node ${crawlFlags.join(" ")} dist/crawl.js`,
     );
+  });
+
+  it("when a worker runs, then it has npm run worker's heap limit wherever it is started", () => {
+    expect(workerFlags).toEqual(["--max-old-space-size=384"]);
+    expect(container("worker").command).toEqual(["node", ...workerFlags, "dist/worker.js"]);
+    expect(compose.services.worker?.command).toEqual(["node", ...workerFlags, "dist/worker.js"]);
   });
 
   it("when their settings are read, then each is a real setting with a valid value", () => {
