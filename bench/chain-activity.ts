@@ -2,7 +2,6 @@
 // the figures and flags of every service, then one incremental round over 1,000 new blocks,
 // measured in a process on the heap `npm run worker` gives the readers (package.json).
 // Standalone: `node --import tsx bench/chain-activity.ts [addresses] [transfers per address]`.
-import { spawn } from "node:child_process";
 import { ActivityWatcher } from "../src/activity/activity-watcher";
 import { refreshActivity } from "../src/activity/refresh-activity";
 import { TransferLogReader } from "../src/chain/transfer-logs";
@@ -11,8 +10,9 @@ import { watchedAddress } from "./chain-activity-addresses";
 import {
   benchDatabase,
   benchLogger,
+  MEASURING_HERE,
   markdownTable,
-  npmScriptHeapFlags,
+  measureWithHeapOf,
   peakMemoryGrowthMb,
   startHelperProcess,
 } from "./support";
@@ -132,33 +132,13 @@ async function measureChainActivity(addresses: number, rounds: number): Promise<
 
 /** The benchmark in a process of its own, started with `npm run worker`'s heap flags; resolves with its table. */
 export function runChainActivityBenchmark(addresses = 10_000, rounds = 10): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...npmScriptHeapFlags("worker"),
-      "--import",
-      "tsx",
-      "bench/chain-activity.ts",
-      String(addresses),
-      String(rounds),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, CHAIN_ACTIVITY_MEASURE: "1" } },
-  );
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) =>
-      code === 0 ? resolve(out.trim()) : reject(new Error(`chain-activity exited with ${code}`)),
-    );
-  });
+  return measureWithHeapOf("worker", "bench/chain-activity.ts", [String(addresses), String(rounds)]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [addresses, rounds] = process.argv.slice(2).map(Number);
   console.log(
-    process.env.CHAIN_ACTIVITY_MEASURE === "1"
+    MEASURING_HERE
       ? await measureChainActivity(addresses || 10_000, rounds || 10)
       : await runChainActivityBenchmark(addresses || undefined, rounds || undefined),
   );

@@ -71,6 +71,30 @@ export function npmScriptHeapFlags(script: string): string[] {
   return (packageJson.scripts[script] ?? "").split(/\s+/).filter((word) => word.startsWith("--max-"));
 }
 
+/** Set in a benchmark's own process started by measureWithHeapOf: measure here. */
+export const MEASURING_HERE = process.env.BENCH_MEASURING_HERE === "1";
+
+/**
+ * Runs the benchmark file `file` again in a process of its own started with the heap flags of
+ * npm script `script`, so it measures a job's memory on the heap the product gives that job;
+ * resolves with what it prints. The file measures in place when MEASURING_HERE is true.
+ */
+export function measureWithHeapOf(script: string, file: string, args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [...npmScriptHeapFlags(script), "--import", "tsx", file, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, BENCH_MEASURING_HERE: "1" },
+  });
+  let out = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(`${file} exited with ${code}`)),
+    );
+  });
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A port free on 127.0.0.1 right now, for a process that cannot be told to listen on port 0. */

@@ -25,7 +25,9 @@ import {
   benchDatabase,
   benchLogger,
   collectGarbage,
+  MEASURING_HERE,
   markdownTable,
+  measureWithHeapOf,
   peakMemoryGrowthMb,
   writeBenchResult,
 } from "./support";
@@ -114,7 +116,8 @@ async function writeProbes(
   }
 }
 
-export async function runTrustRefreshBenchmark(endpoints = 50_000, probesPerEndpoint = 12): Promise<string> {
+/** The benchmark, run in this process on the heap it has. */
+async function measureTrustRefresh(endpoints: number, probesPerEndpoint: number): Promise<string> {
   const database = await benchDatabase();
   try {
     const services = Math.ceil(endpoints / ENDPOINTS_PER_SERVICE / LISTED_SHARE);
@@ -175,7 +178,8 @@ export async function runTrustRefreshBenchmark(endpoints = 50_000, probesPerEndp
       `${listed.toLocaleString("en")} listed endpoints of ${services.toLocaleString("en")} services, ` +
         `${probes.toLocaleString("en")} probes (${probesPerEndpoint} an endpoint, one every ${PROBE_EVERY_HOURS} hours). ` +
         `Machine: ${os.cpus().length} CPUs shared with Postgres.`,
-      `Command: \`node --import tsx bench/trust-refresh.ts ${endpoints} ${probesPerEndpoint}\`.`,
+      `Command: \`node --import tsx bench/trust-refresh.ts ${endpoints} ${probesPerEndpoint}\`, measured in a process ` +
+        `started as \`node ${process.execArgv.filter((flag) => flag.startsWith("--max-")).join(" ")}\` (npm run worker's heap; the sweep runs in workers).`,
     ].join("\n");
     return await writeBenchResult("trust-refresh", markdown);
   } finally {
@@ -183,8 +187,20 @@ export async function runTrustRefreshBenchmark(endpoints = 50_000, probesPerEndp
   }
 }
 
+/** The benchmark in a process of its own, started with `npm run worker`'s heap flags; resolves with its table. */
+export function runTrustRefreshBenchmark(endpoints = 50_000, probesPerEndpoint = 12): Promise<string> {
+  return measureWithHeapOf("worker", "bench/trust-refresh.ts", [
+    String(endpoints),
+    String(probesPerEndpoint),
+  ]);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const endpoints = Number(process.argv[2] ?? 50_000);
   const probes = Number(process.argv[3] ?? 12);
-  console.log(await runTrustRefreshBenchmark(endpoints, probes));
+  console.log(
+    MEASURING_HERE
+      ? await measureTrustRefresh(endpoints, probes)
+      : await runTrustRefreshBenchmark(endpoints, probes),
+  );
 }
