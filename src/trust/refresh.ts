@@ -26,7 +26,7 @@ export interface TrustSettings extends HealthSettings {
   serviceBatch: number;
 }
 
-const SERVICE_BATCH = 500;
+const SERVICE_BATCH = 100;
 
 export function trustSettingsFromConfig(config: Config): TrustSettings {
   return {

@@ -21,7 +21,7 @@ describe("probe settings from the environment", () => {
         deadAfterMs: 604_800_000,
         zombieAfterMs: 86_400_000,
         slowP99Ms: 5_000,
-        serviceBatch: 500,
+        serviceBatch: 100,
       },
     });
   });
