@@ -147,6 +147,7 @@ export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boole
     old.payerCount30d === next.payerCount30d &&
     old.infoUpdatedAt === next.infoUpdatedAt &&
     old.score === next.score &&
+    old.health === next.health &&
     sameAmount(old.observedVolume, next.observedVolume) &&
     old.observedUniquePayers === next.observedUniquePayers &&
     sameSet(old.tags, next.tags) &&

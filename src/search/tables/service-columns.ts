@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { ServiceFilters } from "../query/filters";
+import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import type { ServiceEntry } from "./service-entry";
 import { bitset, hasBit } from "./sorted-lists";
@@ -17,11 +17,15 @@ export interface FilterPlan {
   filters: ServiceFilters;
   /** The number columns bounded (see BOUNDS), the volume's rank among them. */
   bounds: GivenBound[];
-  /** The lists every match is on: the entries with the status, the category, each tag and the method asked for. */
+  /**
+   * The lists every match is on: the entries with the status, the category, each tag and the
+   * method asked for, and with one of the healths asked for (every health but dead by default).
+   */
   required: Int32Array[];
-  /** The shortest of them (every entry when there is none): where matching starts. */
+  /** The shortest of them (every entry when there is none; a list of every entry needs no pass): where matching starts. */
   driver: Int32Array;
-  entryPasses: EntryPredicate;
+  /** The check of the filters the columns do not hold; null when none is given. */
+  entryPasses: EntryPredicate | null;
 }
 
 /** The columns as ServiceColumnsBuilder makes them. */
@@ -29,6 +33,7 @@ interface ColumnParts {
   everyEntry: Int32Array;
   withStatus: Map<string, Int32Array>;
   withCategory: Map<string, Int32Array>;
+  withHealth: Map<string, Int32Array>;
   bounds: Record<BoundFilter, Float64Array>;
   volumeRanks: Float64Array;
   volumeOfRank: Amount[];
@@ -79,6 +84,9 @@ export class ServiceColumns {
   private readonly everyEntry: Int32Array;
   private readonly withStatus: Map<string, Int32Array>;
   private readonly withCategory: Map<string, Int32Array>;
+  /** The entries of each health; withHealthIn keeps those of each set of healths asked for (at most 31). */
+  private readonly withHealth: Map<string, Int32Array>;
+  private readonly withHealthSets = new Map<string, Int32Array>();
   private readonly bounds: Record<BoundFilter, Float64Array>;
   /**
    * Dense rank of each entry's volume (0: none), and the volume of each rank: a minimum volume,
@@ -97,6 +105,7 @@ export class ServiceColumns {
     this.everyEntry = columns.everyEntry;
     this.withStatus = columns.withStatus;
     this.withCategory = columns.withCategory;
+    this.withHealth = columns.withHealth;
     this.bounds = columns.bounds;
     this.volumeRanks = columns.volumeRanks;
     this.volumeOfRank = columns.volumeOfRank;
@@ -105,19 +114,21 @@ export class ServiceColumns {
   }
 
   /** The filters resolved against the columns, once per request (see FilterPlan). */
-  plan(filters: ServiceFilters, entryPasses: EntryPredicate): FilterPlan {
+  plan(filters: ServiceFilters, entryPasses: EntryPredicate | null): FilterPlan {
     const required = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
     if (filters.method !== undefined) required.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
     if (filters.category !== undefined) {
       required.push(this.withCategory.get(filters.category.toLowerCase()) ?? NO_ENTRIES);
     }
     if (filters.status !== "all") required.push(this.withStatus.get(filters.status) ?? NO_ENTRIES);
+    // Without health, every health but dead.
+    required.push(this.withHealthIn(filters.health ?? SHOWN_HEALTH));
     return {
       filters,
       bounds: this.boundsOf(filters),
       required,
       driver: required.reduce(
-        (shortest, list) => (list.length < shortest.length ? list : shortest),
+        (shortest, list) => (list.length <= shortest.length ? list : shortest),
         this.everyEntry,
       ),
       entryPasses,
@@ -147,7 +158,8 @@ export class ServiceColumns {
       if (list !== driver) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list)));
     }
     const { entries } = this;
-    narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
+    if (entryPasses !== null)
+      narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
     return from.subarray(0, count);
   }
 
@@ -179,7 +191,31 @@ export class ServiceColumns {
     return (i) =>
       (columns.length === 0 || withinBounds(i)) &&
       (requiredBits.length === 0 || onEveryList(i)) &&
-      entryPasses(entries[i] as ServiceEntry);
+      (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
+  }
+
+  /**
+   * The entries with one of these healths, ascending: one health's list, or the union of
+   * several (the default, every health but dead), made the first time a search asks for that set.
+   */
+  private withHealthIn(healths: readonly string[]): Int32Array {
+    const set = [...new Set(healths)].sort();
+    if (set.length === 1) return this.withHealth.get(set[0] as string) ?? NO_ENTRIES;
+    const key = set.join(",");
+    let list = this.withHealthSets.get(key);
+    if (list === undefined) {
+      const lists = set.map((health) => this.withHealth.get(health) ?? NO_ENTRIES);
+      list = new Int32Array(lists.reduce((length, one) => length + one.length, 0));
+      // An entry has one health, so the lists are disjoint: their union is them sorted together.
+      let at = 0;
+      for (const one of lists) {
+        list.set(one, at);
+        at += one.length;
+      }
+      list.sort();
+      this.withHealthSets.set(key, list);
+    }
+    return list;
   }
 
   /** The bounds given (see BOUNDS), with the minimum volume as a minimum rank of the volume. */
@@ -282,6 +318,7 @@ const NUMBER_FIELDS: Record<NumberColumn, (entry: ServiceEntry) => number | null
 const LIST_FIELDS = {
   withStatus: (entry) => [entry.status],
   withCategory: (entry) => (entry.category === null ? [] : [entry.category]),
+  withHealth: (entry) => [entry.health],
   withTag: (entry) => entry.tags,
   withMethod: (entry) => entry.methods,
 } satisfies Record<string, (entry: ServiceEntry) => readonly string[]>;
@@ -343,6 +380,7 @@ export class ServiceColumnsBuilder {
       everyEntry,
       withStatus: await lists("withStatus"),
       withCategory: await lists("withCategory"),
+      withHealth: await lists("withHealth"),
       bounds: await boundColumns(numbers),
       volumeRanks: await numbers("volumeRanks"),
       volumeOfRank: this.volumeOfRank,

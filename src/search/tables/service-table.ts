@@ -4,7 +4,7 @@ import type { ServiceOrder } from "../../catalogue/service-queries";
 import { transportOf } from "../../mcp-tools/tool-url";
 import { decimalToString } from "../../normalise/decimal";
 import { GRADE_LETTERS } from "../../trust/grade";
-import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
+import type { ServiceFilters } from "../query/filters";
 import type { TsQuery } from "../query/tsquery";
 import type { TextIndex } from "../text/text-index";
 import { type Amount, amountOf, compareAmounts, lowestAmount } from "./amounts";
@@ -100,10 +100,7 @@ const SERVICE_CHECKS: {
   },
   drift: (drift) => (e) => e.drift === drift,
   ownerVerified: (wanted) => (e) => e.ownerVerified === wanted,
-  health: (health) => {
-    const allowed = new Set<string>(health);
-    return (e) => allowed.has(e.health);
-  },
+  health: "columns",
   minGrade: (grade) => {
     const worst = GRADE_LETTERS.indexOf(grade);
     return (e) => e.grade !== null && GRADE_LETTERS.indexOf(e.grade) <= worst;
@@ -118,16 +115,16 @@ const SERVICE_CHECKS: {
   minUniquePayers: "columns",
 };
 
-/** The check of the filters that ServiceColumns does not hold, on the entry itself (health always). */
-function entryCheck(filters: ServiceFilters, now: number): EntryCheck {
+/** The check of the filters that ServiceColumns does not hold, on the entry itself; null when none is given. */
+function entryCheck(filters: ServiceFilters, now: number): EntryCheck | null {
   const checks: EntryCheck[] = [];
-  // Without health, every health but dead.
-  for (const [field, value] of Object.entries({ ...filters, health: filters.health ?? SHOWN_HEALTH })) {
+  for (const [field, value] of Object.entries(filters)) {
     const answer = SERVICE_CHECKS[field as keyof ServiceFilters];
     if (typeof answer === "function" && value !== undefined) checks.push(answer(value as never, now));
   }
   const payment = paymentCheck(filters);
   if (payment) checks.push(payment);
+  if (checks.length === 0) return null;
   return (entry) => checks.every((check) => check(entry));
 }
 
@@ -145,6 +142,11 @@ export class ServiceTable {
   /** For each sort and direction: entry indexes in that order, and each entry's place in it. */
   private readonly orders = new HeldOrders<ServiceOrder>(orderKey, (order) => this.orderPasses(order));
   private readonly lookup: IdLookup;
+  /**
+   * One byte per entry, all 0 between requests: pageInSortOrder marks a request's matches in it
+   * and clears them again, rather than allocating (and zeroing) one per request.
+   */
+  private readonly matchedScratch: Uint8Array;
 
   private constructor(
     /** Replaced one by one in place (see replace); the columns read the same array. */
@@ -156,6 +158,7 @@ export class ServiceTable {
     private readonly idPlace: Int32Array,
   ) {
     this.lookup = new IdLookup(idPlace, (i) => this.at(i).id);
+    this.matchedScratch = new Uint8Array(entries.length);
   }
 
   /** The table of these entries, with their columns (made as they were read: see ServiceColumnsBuilder). */
@@ -213,7 +216,7 @@ export class ServiceTable {
   private pageInSortOrder(matches: Int32Array, order: ServiceOrder, paging: Paging): number[] {
     const { sorted, place } = this.sortOrder(order);
     if (matches.length * 16 >= sorted.length) {
-      const matched = new Uint8Array(sorted.length);
+      const matched = this.matchedScratch;
       for (let m = 0; m < matches.length; m += 1) matched[matches[m] as number] = 1;
       const page: number[] = [];
       let seen = 0;
@@ -223,6 +226,7 @@ export class ServiceTable {
         if (seen >= paging.offset) page.push(i);
         seen += 1;
       }
+      for (let m = 0; m < matches.length; m += 1) matched[matches[m] as number] = 0;
       return page;
     }
     // A place is unique (ties by id already), so it is the whole key; exact as a float below 2^24.
