@@ -13,6 +13,7 @@ import { IdLookup } from "./id-lookup";
 import { type ItemOrder, type ItemPasses, type PassRunner, pageByKeys, rankedOrder } from "./page-order";
 import type { ServiceColumns } from "./service-columns";
 import type { PaymentFacet, ServiceEntry } from "./service-entry";
+import { hasBit } from "./sorted-lists";
 
 /**
  * The services list answered from memory: one entry per catalogue entry (its primary row), with
@@ -133,6 +134,19 @@ export function cheapestPrice(entry: ServiceEntry): Amount | null {
   return lowestAmount(entry.paymentOptions.map((option) => option.price));
 }
 
+/** The page of an order's items that `isMatch` keeps: walked from the first until the page is full. */
+function walkOrder(sorted: Int32Array, isMatch: (i: number) => boolean, paging: Paging): number[] {
+  const page: number[] = [];
+  let seen = 0;
+  for (let k = 0; k < sorted.length && page.length < paging.limit; k += 1) {
+    const i = sorted[k] as number;
+    if (!isMatch(i)) continue;
+    if (seen >= paging.offset) page.push(i);
+    seen += 1;
+  }
+  return page;
+}
+
 const orderKey = (order: ServiceOrder) => `${order.sort}:${order.order}`;
 
 /** Filters whose lists hold at most 1 entry in SELECTIVE narrow a search before its words do. */
@@ -196,14 +210,19 @@ export class ServiceTable {
     const relevance = order.sort === "relevance" && query !== undefined;
     let matches: Int32Array;
     let ranks: Float32Array = new Float32Array(0);
-    if (query === undefined) matches = this.columns.matching(plan);
-    else {
+    /** The matches' bitset, when they are a list the columns hold (a request without filters). */
+    let bits: Int32Array | null = null;
+    if (query === undefined) {
+      matches = this.columns.matching(plan);
+      if (matches === plan.driver) bits = this.columns.bitsetOf(matches);
+    } else {
       // A selective filter (a small category, a rare tag) is also handed over as the list of
       // entries that pass, which the search walks when the words' documents are more.
       const within = plan.driver.length * SELECTIVE <= this.size ? this.columns.matching(plan) : null;
       ({ docs: matches, ranks } = this.text.search(query, this.columns.predicate(plan), relevance, within));
     }
-    if (!relevance) return { page: this.pageInSortOrder(matches, order, paging), total: matches.length };
+    if (!relevance)
+      return { page: this.pageInSortOrder(matches, bits, order, paging), total: matches.length };
     const { offset, limit } = paging;
     const page = pageByKeys(matches, ranks, order.order === "desc", this.idPlace, offset, limit);
     return { page, total: matches.length };
@@ -211,21 +230,21 @@ export class ServiceTable {
 
   /**
    * The page of matches in a sort's precomputed order. Many matches (1 entry in 16 or more): walk
-   * that order until the page is full, a few steps per item; few: choose them by their places.
+   * that order until the page is full, a few steps per item, testing each in the matches' bitset
+   * when they have one, else in the scratch bytes they are marked in; few: choose them by their places.
    */
-  private pageInSortOrder(matches: Int32Array, order: ServiceOrder, paging: Paging): number[] {
+  private pageInSortOrder(
+    matches: Int32Array,
+    bits: Int32Array | null,
+    order: ServiceOrder,
+    paging: Paging,
+  ): number[] {
     const { sorted, place } = this.sortOrder(order);
+    if (bits !== null) return walkOrder(sorted, (i) => hasBit(bits, i), paging);
     if (matches.length * 16 >= sorted.length) {
       const matched = this.matchedScratch;
       for (let m = 0; m < matches.length; m += 1) matched[matches[m] as number] = 1;
-      const page: number[] = [];
-      let seen = 0;
-      for (let k = 0; k < sorted.length && page.length < paging.limit; k += 1) {
-        const i = sorted[k] as number;
-        if (matched[i] !== 1) continue;
-        if (seen >= paging.offset) page.push(i);
-        seen += 1;
-      }
+      const page = walkOrder(sorted, (i) => matched[i] === 1, paging);
       for (let m = 0; m < matches.length; m += 1) matched[matches[m] as number] = 0;
       return page;
     }
