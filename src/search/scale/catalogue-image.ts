@@ -108,7 +108,8 @@ function attach(value: unknown, arrays: readonly ImageArray[]): unknown {
  * keeps the catalogue from changing in place until the last (see CatalogueKeeper).
  */
 async function* imagePieces({ services, endpoints }: Catalogue): AsyncGenerator<Buffer> {
-  const { entries, idPlace, text } = services.parts();
+  const { idPlace, text } = services.parts();
+  const count = services.size;
   const data: CatalogueData = {
     services: { idPlace, text: await textData(text) },
     endpoints: { columns: endpoints.data(), text: await textData(endpoints.text) },
@@ -120,11 +121,11 @@ async function* imagePieces({ services, endpoints }: Catalogue): AsyncGenerator<
       type: arrayType(array),
       length: array.byteLength / (array as ImageArray).BYTES_PER_ELEMENT,
     })),
-    entrySlices: Math.ceil(entries.length / ENTRY_SLICE),
+    entrySlices: Math.ceil(count / ENTRY_SLICE),
   };
   yield v8.serialize(skeleton);
-  for (let from = 0; from < entries.length; from += ENTRY_SLICE) {
-    yield v8.serialize(entries.slice(from, from + ENTRY_SLICE));
+  for (let from = 0; from < count; from += ENTRY_SLICE) {
+    yield v8.serialize(services.storedEntries(from, Math.min(count, from + ENTRY_SLICE)));
     await yieldToEventLoop();
   }
   for (const array of arrays) yield Buffer.from(array.buffer, array.byteOffset, array.byteLength);
