@@ -24,7 +24,7 @@ export interface FilterPlan {
    * (every health but dead by default), with the category, each tag and the method asked for.
    */
   required: Int32Array[];
-  /** The shortest of them (every entry when there is none; a list of every entry needs no pass): where matching starts. */
+  /** The shortest of them (of equal ones the last; every entry when there is none): where matching starts. */
   driver: Int32Array;
   /** The check of the filters the columns do not hold; null when none is given. */
   entryPasses: EntryPredicate | null;
