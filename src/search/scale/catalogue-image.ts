@@ -242,8 +242,16 @@ async function catalogueOf(image: StoredImage, chunks: AsyncIterable<Buffer>): P
   const skeleton = (await value()) as Skeleton;
   const entries: ServiceEntry[] = [];
   const shared = new Interned();
-  for (let slice = 0; slice < skeleton.entrySlices; slice += 1)
-    for (const entry of (await value()) as ServiceEntry[]) entries.push(sharingValues(entry, shared));
+  // The columns are made entry by entry as the slices are read, as a load makes them, rather than
+  // in one pass over every entry at the end (130-190 ms at 100,000 entries).
+  const columns = new ServiceColumnsBuilder();
+  for (let slice = 0; slice < skeleton.entrySlices; slice += 1) {
+    for (const stored of (await value()) as ServiceEntry[]) {
+      const entry = sharingValues(stored, shared);
+      entries.push(entry);
+      columns.add(entry);
+    }
+  }
   // Every array in one buffer, each at a multiple of 8 bytes (what a Float64Array needs).
   const arrayLengths = lengths.slice(piece);
   const buffer = new ArrayBuffer(arrayLengths.reduce((sum, length) => sum + length + padding(length), 0));
@@ -262,8 +270,6 @@ async function catalogueOf(image: StoredImage, chunks: AsyncIterable<Buffer>): P
     throw new Error("the catalogue image holds more than its skeleton says");
   // The skeleton was written from a CatalogueData by this format's writer.
   const data = attach(skeleton.data, arrays) as CatalogueData;
-  const columns = new ServiceColumnsBuilder();
-  for (const entry of entries) columns.add(entry);
   return {
     snapshot: image.snapshot,
     services: ServiceTable.of(
