@@ -62,6 +62,17 @@ const phaseLimitMs = (services: number) => 120_000 + services * 4;
 
 const mb = (kb: number) => kb / 1024;
 
+/**
+ * With BENCH_REPLICA_CPU_PROF_DIR set, each replica (and its build workers) writes a V8 CPU profile
+ * per thread there when it stops (`--cpu-prof`, which NODE_OPTIONS does not accept), 0.5 ms a sample.
+ */
+function profilingArguments(): string[] {
+  const dir = process.env.BENCH_REPLICA_CPU_PROF_DIR;
+  return dir === undefined || dir === ""
+    ? []
+    : ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=500"];
+}
+
 class PhaseFailure extends Error {}
 
 /**
@@ -140,7 +151,13 @@ class Replica {
     const port = await freePort();
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${HEAP_LIMIT_MB}`, "--import", "./bench/scale-monitor.mjs", "dist/main.js"],
+      [
+        `--max-old-space-size=${HEAP_LIMIT_MB}`,
+        ...profilingArguments(),
+        "--import",
+        "./bench/scale-monitor.mjs",
+        "dist/main.js",
+      ],
       {
         cwd: root,
         env: replicaEnvironment(databaseUrl, port, {

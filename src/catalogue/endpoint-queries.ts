@@ -3,7 +3,12 @@ import { Prisma } from "../generated/prisma/client";
 import { type EndpointPayability, judgeEndpoint } from "../payability/endpoint-verdict";
 import { type CallDescription, chooseCall, type PublishedCall } from "../payments/call-description";
 import { driftOf, type EndpointDrift, latestDriftJson } from "./probe-stats";
-import { allPaymentOptions, type PaymentOptionRecord } from "./service-details";
+import {
+  allPaymentOptions,
+  OPTION_ORDER,
+  PAYMENT_OPTION_COLUMNS,
+  type PaymentOptionRecord,
+} from "./service-details";
 import { shownId } from "./service-queries";
 import { type ListedTrust, listedTrustColumns } from "./trust-queries";
 
@@ -129,17 +134,28 @@ export function endpointDocumentsQuery(): Prisma.Sql {
       ORDER BY ${DEFAULT_ENDPOINT_ORDER}`;
 }
 
-/** Index rows with their payment options and payability verdict. */
-export async function withVerdicts(
-  db: Queryable,
+/** A payment option of indexedPaymentOptionsQuery, with its endpoint's id. */
+export type IndexedPaymentOption = PaymentOptionRecord & { endpointId: string };
+
+/**
+ * The payment options of endpointIndexQuery's endpoints in the same order of endpoints (each
+ * endpoint's in their stored order), so that a load reads them in step with the index: one
+ * query and cursor rather than one query per batch of endpoints.
+ */
+export function indexedPaymentOptionsQuery(): Prisma.Sql {
+  return Prisma.sql`
+      SELECT po.endpoint_id::text AS "endpointId", ${PAYMENT_OPTION_COLUMNS}
+      FROM ${LISTED_ENDPOINTS} JOIN payment_options po ON po.endpoint_id = e.id
+      LEFT JOIN sources src ON src.id = po.source_id
+      WHERE ${IS_LISTED}
+      ORDER BY ${DEFAULT_ENDPOINT_ORDER}, ${OPTION_ORDER}`;
+}
+
+/** Index rows with their payment options (by endpoint id) and payability verdict. */
+export function withVerdicts(
   rows: readonly IndexedEndpointRow[],
-): Promise<
-  Array<IndexedEndpointRow & { paymentOptions: PaymentOptionRecord[]; payability: EndpointPayability }>
-> {
-  const options = await allPaymentOptions(
-    db,
-    rows.map((row) => row.id),
-  );
+  options: ReadonlyMap<string, PaymentOptionRecord[]>,
+): Array<IndexedEndpointRow & { paymentOptions: PaymentOptionRecord[]; payability: EndpointPayability }> {
   return rows.map((row) => {
     const paymentOptions = options.get(row.id) ?? [];
     return { ...row, paymentOptions, payability: judgeEndpoint(paymentOptions, row.lastProbeStatus) };

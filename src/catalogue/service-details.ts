@@ -129,7 +129,13 @@ const OPTION_FIELDS: Array<[keyof PaymentOptionRecord, Prisma.Sql]> = [
   ["observedAt", Prisma.sql`po.observed_at`],
 ];
 
-const OPTION_ORDER = Prisma.sql`po.origin, po.position, po.id`;
+/** An endpoint's options in their stored order, listings first. */
+export const OPTION_ORDER = Prisma.sql`po.origin, po.position, po.id`;
+
+/** The select list of a payment option `po` with its source `src`, as PaymentOptionRecord's fields. */
+export const PAYMENT_OPTION_COLUMNS = Prisma.join(
+  OPTION_FIELDS.map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`),
+);
 
 /** Every endpoint's payment options by endpoint id, listings first, in their stored order. */
 export async function allPaymentOptions(
@@ -137,13 +143,12 @@ export async function allPaymentOptions(
   /** Only these endpoints' options (an in-place refresh); every endpoint's when absent. */
   endpointIds?: readonly string[],
 ): Promise<Map<string, PaymentOptionRecord[]>> {
-  const columns = OPTION_FIELDS.map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`);
   const scope =
     endpointIds === undefined ? Prisma.empty : Prisma.sql`WHERE po.endpoint_id = ANY(${endpointIds}::uuid[])`;
   const rows = await queryRows<PaymentOptionRecord & { endpointId: string }>(
     pool,
     Prisma.sql`
-      SELECT po.endpoint_id AS "endpointId", ${Prisma.join(columns)}
+      SELECT po.endpoint_id AS "endpointId", ${PAYMENT_OPTION_COLUMNS}
       FROM payment_options po LEFT JOIN sources src ON src.id = po.source_id
       ${scope}
       ORDER BY po.endpoint_id, ${OPTION_ORDER}`,

@@ -66,7 +66,8 @@ interface InPlacePlan {
   snapshot: string;
   endpoints: Array<[number, EndpointFields]>;
   services: Array<[number, ServiceEntry]>;
-  pricesMoved: boolean;
+  /** Every entry's `price` rank, when the changes move a cheapest price; null otherwise. */
+  priceRanks: Int32Array | null;
 }
 
 /**
@@ -114,7 +115,8 @@ async function planInPlace(catalogue: Catalogue, changes: InPlaceChanges): Promi
     serviceUpdates.push([i, next]);
     await turn(k);
   }
-  return { snapshot: changes.snapshot, endpoints: endpointUpdates, services: serviceUpdates, pricesMoved };
+  const priceRanks = pricesMoved ? await services.priceRanksWith(serviceUpdates) : null;
+  return { snapshot: changes.snapshot, endpoints: endpointUpdates, services: serviceUpdates, priceRanks };
 }
 
 /** Makes the planned replacements, all or none (synchronously: no request sees half of them). */
@@ -122,7 +124,7 @@ function applyInPlace(catalogue: Catalogue, plan: InPlacePlan | null): boolean {
   if (plan === null) return false;
   for (const [i, fields] of plan.endpoints) catalogue.endpoints.replace(i, fields);
   for (const [i, entry] of plan.services) catalogue.services.replace(i, entry);
-  if (plan.pricesMoved) catalogue.services.rerankPrices();
+  if (plan.priceRanks !== null) catalogue.services.setPriceRanks(plan.priceRanks);
   catalogue.snapshot = plan.snapshot;
   return true;
 }
@@ -147,6 +149,7 @@ export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boole
     old.payerCount30d === next.payerCount30d &&
     old.infoUpdatedAt === next.infoUpdatedAt &&
     old.score === next.score &&
+    old.health === next.health &&
     sameAmount(old.observedVolume, next.observedVolume) &&
     old.observedUniquePayers === next.observedUniquePayers &&
     sameSet(old.tags, next.tags) &&

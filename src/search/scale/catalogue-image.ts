@@ -108,7 +108,8 @@ function attach(value: unknown, arrays: readonly ImageArray[]): unknown {
  * keeps the catalogue from changing in place until the last (see CatalogueKeeper).
  */
 async function* imagePieces({ services, endpoints }: Catalogue): AsyncGenerator<Buffer> {
-  const { entries, idPlace, text } = services.parts();
+  const { idPlace, text } = services.parts();
+  const count = services.size;
   const data: CatalogueData = {
     services: { idPlace, text: await textData(text) },
     endpoints: { columns: endpoints.data(), text: await textData(endpoints.text) },
@@ -120,11 +121,11 @@ async function* imagePieces({ services, endpoints }: Catalogue): AsyncGenerator<
       type: arrayType(array),
       length: array.byteLength / (array as ImageArray).BYTES_PER_ELEMENT,
     })),
-    entrySlices: Math.ceil(entries.length / ENTRY_SLICE),
+    entrySlices: Math.ceil(count / ENTRY_SLICE),
   };
   yield v8.serialize(skeleton);
-  for (let from = 0; from < entries.length; from += ENTRY_SLICE) {
-    yield v8.serialize(entries.slice(from, from + ENTRY_SLICE));
+  for (let from = 0; from < count; from += ENTRY_SLICE) {
+    yield v8.serialize(services.storedEntries(from, Math.min(count, from + ENTRY_SLICE)));
     await yieldToEventLoop();
   }
   for (const array of arrays) yield Buffer.from(array.buffer, array.byteOffset, array.byteLength);
@@ -241,8 +242,16 @@ async function catalogueOf(image: StoredImage, chunks: AsyncIterable<Buffer>): P
   const skeleton = (await value()) as Skeleton;
   const entries: ServiceEntry[] = [];
   const shared = new Interned();
-  for (let slice = 0; slice < skeleton.entrySlices; slice += 1)
-    for (const entry of (await value()) as ServiceEntry[]) entries.push(sharingValues(entry, shared));
+  // The columns are made entry by entry as the slices are read, as a load makes them, rather than
+  // in one pass over every entry at the end (130-190 ms at 100,000 entries).
+  const columns = new ServiceColumnsBuilder();
+  for (let slice = 0; slice < skeleton.entrySlices; slice += 1) {
+    for (const stored of (await value()) as ServiceEntry[]) {
+      const entry = sharingValues(stored, shared);
+      entries.push(entry);
+      columns.add(entry);
+    }
+  }
   // Every array in one buffer, each at a multiple of 8 bytes (what a Float64Array needs).
   const arrayLengths = lengths.slice(piece);
   const buffer = new ArrayBuffer(arrayLengths.reduce((sum, length) => sum + length + padding(length), 0));
@@ -261,8 +270,6 @@ async function catalogueOf(image: StoredImage, chunks: AsyncIterable<Buffer>): P
     throw new Error("the catalogue image holds more than its skeleton says");
   // The skeleton was written from a CatalogueData by this format's writer.
   const data = attach(skeleton.data, arrays) as CatalogueData;
-  const columns = new ServiceColumnsBuilder();
-  for (const entry of entries) columns.add(entry);
   return {
     snapshot: image.snapshot,
     services: ServiceTable.of(

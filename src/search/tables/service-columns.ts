@@ -1,6 +1,8 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { ServiceFilters } from "../query/filters";
+import { HEALTH_STATES, type Health } from "../../trust/health";
+import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
+import { keepOnBits, keepWhere, keepWithin } from "./keep-loops";
 import type { ServiceEntry } from "./service-entry";
 import { bitset, hasBit } from "./sorted-lists";
 
@@ -17,11 +19,15 @@ export interface FilterPlan {
   filters: ServiceFilters;
   /** The number columns bounded (see BOUNDS), the volume's rank among them. */
   bounds: GivenBound[];
-  /** The lists every match is on: the entries with the status, the category, each tag and the method asked for. */
+  /**
+   * The lists every match is on: the entries with the status and one of the healths asked for
+   * (every health but dead by default), with the category, each tag and the method asked for.
+   */
   required: Int32Array[];
-  /** The shortest of them (every entry when there is none): where matching starts. */
+  /** The shortest of them (of equal ones the last; every entry when there is none): where matching starts. */
   driver: Int32Array;
-  entryPasses: EntryPredicate;
+  /** The check of the filters the columns do not hold; null when none is given. */
+  entryPasses: EntryPredicate | null;
 }
 
 /** The columns as ServiceColumnsBuilder makes them. */
@@ -29,6 +35,7 @@ interface ColumnParts {
   everyEntry: Int32Array;
   withStatus: Map<string, Int32Array>;
   withCategory: Map<string, Int32Array>;
+  healthCodes: Uint8Array;
   bounds: Record<BoundFilter, Float64Array>;
   volumeRanks: Float64Array;
   volumeOfRank: Amount[];
@@ -65,6 +72,8 @@ interface GivenBound {
 
 /** How many lists keep a bitset (see bitsetOf). */
 const BITSETS_KEPT = 1024;
+/** How many lists withStatusAndHealth keeps (requests ask for one or two: the default's and status=all's). */
+const STATUS_AND_HEALTH_KEPT = 16;
 const NO_ENTRIES = new Int32Array(0);
 
 /**
@@ -79,6 +88,10 @@ export class ServiceColumns {
   private readonly everyEntry: Int32Array;
   private readonly withStatus: Map<string, Int32Array>;
   private readonly withCategory: Map<string, Int32Array>;
+  /** Each entry's health, as its place in HEALTH_STATES. */
+  private readonly healthCodes: Uint8Array;
+  /** The lists of withStatusAndHealth, by status and set of healths. */
+  private readonly withStatusAndHealthLists = new Map<string, Int32Array>();
   private readonly bounds: Record<BoundFilter, Float64Array>;
   /**
    * Dense rank of each entry's volume (0: none), and the volume of each rank: a minimum volume,
@@ -97,6 +110,7 @@ export class ServiceColumns {
     this.everyEntry = columns.everyEntry;
     this.withStatus = columns.withStatus;
     this.withCategory = columns.withCategory;
+    this.healthCodes = columns.healthCodes;
     this.bounds = columns.bounds;
     this.volumeRanks = columns.volumeRanks;
     this.volumeOfRank = columns.volumeOfRank;
@@ -105,19 +119,20 @@ export class ServiceColumns {
   }
 
   /** The filters resolved against the columns, once per request (see FilterPlan). */
-  plan(filters: ServiceFilters, entryPasses: EntryPredicate): FilterPlan {
+  plan(filters: ServiceFilters, entryPasses: EntryPredicate | null): FilterPlan {
     const required = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
     if (filters.method !== undefined) required.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
     if (filters.category !== undefined) {
       required.push(this.withCategory.get(filters.category.toLowerCase()) ?? NO_ENTRIES);
     }
-    if (filters.status !== "all") required.push(this.withStatus.get(filters.status) ?? NO_ENTRIES);
+    // Without health, every health but dead.
+    required.push(this.withStatusAndHealth(filters.status, filters.health ?? SHOWN_HEALTH));
     return {
       filters,
       bounds: this.boundsOf(filters),
       required,
       driver: required.reduce(
-        (shortest, list) => (list.length < shortest.length ? list : shortest),
+        (shortest, list) => (list.length <= shortest.length ? list : shortest),
         this.everyEntry,
       ),
       entryPasses,
@@ -147,8 +162,10 @@ export class ServiceColumns {
       if (list !== driver) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list)));
     }
     const { entries } = this;
-    narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
-    return from.subarray(0, count);
+    if (entryPasses !== null)
+      narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
+    // Nothing narrowed the driver: the list itself, so its bitset is the one held (see bitsetOf).
+    return kept === null ? driver : from.subarray(0, count);
   }
 
   /**
@@ -179,7 +196,31 @@ export class ServiceColumns {
     return (i) =>
       (columns.length === 0 || withinBounds(i)) &&
       (requiredBits.length === 0 || onEveryList(i)) &&
-      entryPasses(entries[i] as ServiceEntry);
+      (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
+  }
+
+  /**
+   * The entries with the status ("all": any) and one of these healths, ascending: made the first
+   * time a search asks for them (one pass over the status's list) and kept while the columns are,
+   * so the list a request without filters asks for is ready, with its bitset.
+   */
+  private withStatusAndHealth(status: ServiceFilters["status"], healths: readonly Health[]): Int32Array {
+    let mask = 0;
+    for (const health of healths) mask |= 1 << HEALTH_STATES.indexOf(health);
+    const key = `${status}:${mask}`;
+    let list = this.withStatusAndHealthLists.get(key);
+    if (list === undefined) {
+      if (this.withStatusAndHealthLists.size >= STATUS_AND_HEALTH_KEPT) this.withStatusAndHealthLists.clear();
+      const codes = this.healthCodes;
+      const of = status === "all" ? this.everyEntry : (this.withStatus.get(status) ?? NO_ENTRIES);
+      const kept = new Int32Array(of.length);
+      list = kept.subarray(
+        0,
+        keepWhere(of, of.length, kept, (i) => (mask & (1 << (codes[i] as number))) !== 0),
+      );
+      this.withStatusAndHealthLists.set(key, list);
+    }
+    return list;
   }
 
   /** The bounds given (see BOUNDS), with the minimum volume as a minimum rank of the volume. */
@@ -206,7 +247,7 @@ export class ServiceColumns {
    * A list of entries as a bitset (N / 8 bytes), made the first time a search needs it and kept
    * with the index, like a lazily built index; at most BITSETS_KEPT of them (then started anew).
    */
-  private bitsetOf(list: Int32Array): Int32Array {
+  bitsetOf(list: Int32Array): Int32Array {
     let bits = this.bitsets.get(list);
     if (bits === undefined) {
       if (this.bitsets.size >= BITSETS_KEPT) this.bitsets.clear();
@@ -229,47 +270,6 @@ export class ServiceColumns {
     }
     return low;
   }
-}
-
-/**
- * Compaction loops: the entries of from[0..count) that keep their place, written to `to` (which
- * may be `from`: the write never passes the read), and how many. keepWithin compares a column
- * inline (a NaN, no value, is never within), so that loop stays monomorphic and tight.
- */
-function keepWithin(
-  from: Int32Array,
-  count: number,
-  to: Int32Array,
-  column: Float64Array,
-  min: number,
-  max: number,
-): number {
-  let kept = 0;
-  for (let k = 0; k < count; k += 1) {
-    const i = from[k] as number;
-    const value = column[i] as number;
-    if (value >= min && value <= max) to[kept++] = i;
-  }
-  return kept;
-}
-
-/** The entries of from[0..count) that are also in the bitset, written to `to`. */
-function keepOnBits(from: Int32Array, count: number, to: Int32Array, bits: Int32Array): number {
-  let kept = 0;
-  for (let k = 0; k < count; k += 1) {
-    const i = from[k] as number;
-    if (hasBit(bits, i)) to[kept++] = i;
-  }
-  return kept;
-}
-
-function keepWhere(from: Int32Array, count: number, to: Int32Array, keep: Predicate): number {
-  let kept = 0;
-  for (let k = 0; k < count; k += 1) {
-    const i = from[k] as number;
-    if (keep(i)) to[kept++] = i;
-  }
-  return kept;
 }
 
 /** The number columns and how each is read from an entry (null: missing, kept as NaN). */
@@ -305,6 +305,7 @@ export class ServiceColumnsBuilder {
     LIST_COLUMNS.map((column) => [column, new Map<string, number[]>()]),
   ) as Record<ListColumn, Map<string, number[]>>;
   private readonly volumeOfRank: Amount[] = [];
+  private readonly healthCodes: number[] = [];
 
   /** Adds the next entry (entries are added in their table's order). */
   add(entry: ServiceEntry): void {
@@ -321,6 +322,7 @@ export class ServiceColumnsBuilder {
       }
     }
     if (entry.volume !== null) this.volumeOfRank[entry.sortRanks.volume] = entry.volume;
+    this.healthCodes.push(HEALTH_STATES.indexOf(entry.health));
   }
 
   /**
@@ -343,6 +345,7 @@ export class ServiceColumnsBuilder {
       everyEntry,
       withStatus: await lists("withStatus"),
       withCategory: await lists("withCategory"),
+      healthCodes: Uint8Array.from(this.healthCodes),
       bounds: await boundColumns(numbers),
       volumeRanks: await numbers("volumeRanks"),
       volumeOfRank: this.volumeOfRank,

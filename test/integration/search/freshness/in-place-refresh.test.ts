@@ -115,7 +115,8 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     const fresh = await loadCatalogue(pool);
     const byPrice = { sort: "price", order: "asc" } as const;
     const preparing = fresh.services.prepareOrders([byPrice], runPassesInSlices);
-    fresh.services.rerankPrices(); // what an in-place update does, between two slices
+    // What an in-place update does, between two slices (the ranks are computed within this turn).
+    fresh.services.setPriceRanks(await fresh.services.priceRanksWith([]));
     expect(await preparing).toBe(1);
     expect(await fresh.services.prepareOrders([byPrice], runPassesInSlices)).toBe(1);
     expect(await fresh.services.prepareOrders([byPrice], runPassesInSlices)).toBe(0);
@@ -200,10 +201,10 @@ describe("probe results and seen times reach the in-memory catalogue in place", 
     // The ranks computed in place are those a fresh load gets from Postgres.
     const fresh = await loadCatalogue(pool);
     const priceRanks = (catalogue: Catalogue) =>
-      Array.from({ length: catalogue.services.size }, (_, i) => {
-        const entry = catalogue.services.at(i);
-        return [entry.id, entry.sortRanks.price];
-      }).sort();
+      catalogue.services
+        .storedEntries(0, catalogue.services.size)
+        .map((entry) => [entry.id, entry.sortRanks.price])
+        .sort();
     expect(priceRanks(refreshed)).toEqual(priceRanks(fresh));
   });
 

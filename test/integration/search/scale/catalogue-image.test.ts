@@ -5,6 +5,7 @@ import { recordProbe } from "../../../../src/catalogue/probe-writes";
 import { createReadPool, type ReadPool } from "../../../../src/db/read-pool";
 import { createLogger } from "../../../../src/logging/logger";
 import { CatalogueKeeper } from "../../../../src/search/freshness/catalogue-keeper";
+import { refreshInPlace } from "../../../../src/search/freshness/in-place-refresh";
 import { type Catalogue, loadCatalogue } from "../../../../src/search/load/catalogue";
 import { partsOnWorkers } from "../../../../src/search/scale/build-workers";
 import {
@@ -381,5 +382,28 @@ describe("catalogue images: a process starts from the newest one and catches up"
     await expect(writeCatalogueImage(pool, loaded, { signal: stopping.signal })).rejects.toThrow();
     expect(await images()).toHaveLength(0);
     expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
+
+  // Last: its probe changes a price the other tests' catalogues would then have.
+  it("when a probe moved a price in place, then the image stores the price ranks the catalogue sorts by", async () => {
+    const loaded = await loadCatalogue(pool);
+    await recordProbe(database.db, {
+      endpointId: endpointIds[13] ?? "",
+      probedAt: new Date(Date.now() - 10_000),
+      result: probeResult({ options: [probeOption({ price_usdc: "0.0001", amount_atomic: "100" })] }),
+      drift: null,
+    });
+    expect(await refreshInPlace(pool, loaded)).toBe(true);
+    const byPrice = await serviceItems<{ id: string }>(pool, loaded, { status: "all" }, "price");
+    const { rows } = await pool.query<{ id: string }>(
+      "SELECT service_id::text AS id FROM endpoints WHERE id = $1",
+      [endpointIds[13]],
+    );
+    // From among the dearest (0.06) to right after the four free ones (0.00).
+    expect(byPrice.findIndex((item) => item.id === rows[0]?.id)).toBe(4);
+    expect(await writeCatalogueImage(pool, loaded)).toBe(true);
+    const read = await readCatalogueImage(pool);
+    if (read === null) throw new Error("no image was read");
+    expect(answers(read)).toEqual(answers(loaded));
   });
 });
