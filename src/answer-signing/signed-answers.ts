@@ -14,8 +14,8 @@ const SIGNED_GROUPS = new Set(["catalogue"]);
 
 /**
  * Signs the answer about to be sent with `body` (the bytes before any content coding), when the
- * request is one whose answers are signed. For senders that compress their own answers
- * (responses.ts): everything else is signed when it ends.
+ * request is one whose answers are signed, and lets it be written without being held. For
+ * senders that compress their own answers (responses.ts): everything else is signed when it ends.
  */
 export function signAnswerBody(res: Response, body: Uint8Array): void {
   SIGNERS.get(res)?.(body);
@@ -24,9 +24,9 @@ export function signAnswerBody(res: Response, body: Uint8Array): void {
 /**
  * Holds the answer back until it ends, so its signature can go in a header: the answer is sent,
  * signed, in one piece. Only whole JSON answers pass here (streamed CSV exports are not in a
- * signed group).
+ * signed group). Returns the signer for senders that sign before they write.
  */
-function signWhenEnded(res: Response, signBody: BodySigner): void {
+function signWhenEnded(res: Response, signBody: BodySigner): BodySigner {
   const held = holdAnswer(res, Number.POSITIVE_INFINITY);
   void held.outcome.then((outcome) => {
     if (outcome !== "complete") return;
@@ -35,7 +35,14 @@ function signWhenEnded(res: Response, signBody: BodySigner): void {
     if (!res.getHeader(SIGNATURE_HEADER) && !res.getHeader("content-encoding")) signBody(held.body());
     held.release();
   });
+  return (body) => {
+    signBody(body);
+    held.passThrough();
+  };
 }
+
+/** How many signatures of the current second are kept for answers asked again within it. */
+const SAME_SECOND_SIGNATURES = 1_000;
 
 /**
  * Every answer of the data routes carries an Ed25519 signature (SIGNATURE_HEADER) over its
@@ -44,6 +51,23 @@ function signWhenEnded(res: Response, signBody: BodySigner): void {
  * (401, 402, 429) are signed too.
  */
 export function signedAnswers(keys: AnswerKeyRing, now: () => number = Date.now): RequestHandler {
+  // Ed25519 is deterministic: an answer asked again within the same second (same key, request,
+  // status and body) has the same signature, so a hot query is signed once a second.
+  let second = -1;
+  const signatures = new Map<string, string>();
+  const signatureOf = (kid: string, message: string, timestamp: number): string => {
+    if (timestamp !== second || signatures.size >= SAME_SECOND_SIGNATURES) {
+      signatures.clear();
+      second = timestamp;
+    }
+    const key = `${kid} ${message}`;
+    let signature = signatures.get(key);
+    if (signature === undefined) {
+      signature = formatSignatureHeader({ timestamp, kid, signature: keys.sign(message) });
+      signatures.set(key, signature);
+    }
+    return signature;
+  };
   return (req, res, next) => {
     if (!SIGNED_GROUPS.has(routePolicy(req.path, req.method).group)) {
       next();
@@ -59,15 +83,9 @@ export function signedAnswers(keys: AnswerKeyRing, now: () => number = Date.now)
         body,
         timestamp,
       });
-      const header = formatSignatureHeader({
-        timestamp,
-        kid: keys.currentKeyId,
-        signature: keys.sign(message),
-      });
-      res.setHeader(SIGNATURE_HEADER, header);
+      res.setHeader(SIGNATURE_HEADER, signatureOf(keys.currentKeyId, message, timestamp));
     };
-    SIGNERS.set(res, signBody);
-    signWhenEnded(res, signBody);
+    SIGNERS.set(res, signWhenEnded(res, signBody));
     next();
   };
 }

@@ -17,6 +17,11 @@ export interface HeldAnswer {
   body(): Buffer;
   /** Sends what is held (headers set before this are sent with it) and lets the rest through. */
   release(): void;
+  /**
+   * Lets the answer through unheld when nothing is held yet and no later hold wraps this one
+   * (its sender has already set what the hold waited for); says whether it did.
+   */
+  passThrough(): boolean;
 }
 
 /**
@@ -68,10 +73,17 @@ export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
     return res;
   }) as typeof res.end;
 
-  return {
+  const ours = { writeHead: res.writeHead, write: res.write, end: res.end };
+  const answer: HeldAnswer = {
     outcome,
     status: () => head?.[0] ?? res.statusCode,
     body: () => Buffer.concat(chunks),
+    passThrough() {
+      const unwrapped = res.writeHead === ours.writeHead && res.write === ours.write && res.end === ours.end;
+      if (released || !unwrapped || head !== undefined || chunks.length > 0 || ended) return false;
+      answer.release();
+      return true;
+    },
     release() {
       if (released) return;
       released = true;
@@ -83,4 +95,5 @@ export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
       if (ended) res.end();
     },
   };
+  return answer;
 }
