@@ -85,6 +85,14 @@ export async function listedServiceIds(
 }
 
 /**
+ * The cheapest USDC price of endpoint `e`'s payment options from `origin` ('probe': live;
+ * 'listing'), written as a literal of the enum (a parameter would be text).
+ */
+const cheapestPrice = (origin: "probe" | "listing") =>
+  Prisma.sql`(SELECT min(po.price_usdc) FROM payment_options po
+    WHERE po.endpoint_id = e.id AND po.origin = ${Prisma.raw(`'${origin}'`)})`;
+
+/**
  * The median live price of each category's endpoints among listed services: the lower middle
  * one (percentile_disc), an exact decimal.
  */
@@ -92,8 +100,7 @@ export async function categoryMedianPrices(db: Database): Promise<Map<string, st
   const rows = await db.$queryRaw<{ category: string; median: string }[]>`
     SELECT s.category, trim_scale(percentile_disc(0.5) WITHIN GROUP (ORDER BY live.price))::text AS median
     FROM services s JOIN endpoints e ON e.service_id = s.id
-    CROSS JOIN LATERAL (SELECT min(po.price_usdc) AS price FROM payment_options po
-      WHERE po.endpoint_id = e.id AND po.origin = 'probe') live
+    CROSS JOIN LATERAL (SELECT ${cheapestPrice("probe")} AS price) live
     WHERE s.status = 'listed' AND s.category IS NOT NULL AND live.price IS NOT NULL
     GROUP BY s.category`;
   return new Map(rows.map((row) => [row.category, row.median]));
@@ -165,8 +172,8 @@ export async function loadTrustFacts(
       CASE WHEN l.outcome = 'challenge' THEN c.drift END AS drift,
       coalesce(l.outcome = 'challenge', false) AS "liveChallenge",
       EXISTS (SELECT 1 FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'probe' AND po.payable) AS "livePayable",
-      (SELECT trim_scale(min(po.price_usdc))::text FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'probe') AS "livePrice",
-      (SELECT trim_scale(min(po.price_usdc))::text FROM payment_options po WHERE po.endpoint_id = e.id AND po.origin = 'listing') AS "listedPrice",
+      trim_scale(${cheapestPrice("probe")})::text AS "livePrice",
+      trim_scale(${cheapestPrice("listing")})::text AS "listedPrice",
       pt.since AS "payToSince", CASE WHEN pt.other_at IS NOT NULL THEN pt.since END AS "payToChangedAt",
       ${payToSharedWith("e", "s")} AS "payToShared",
       (SELECT ea.observed FROM endpoint_activity ea WHERE ea.endpoint_id = e.id) AS observed,
