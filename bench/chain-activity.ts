@@ -10,6 +10,7 @@ import { watchedAddress } from "./chain-activity-addresses";
 import {
   benchDatabase,
   benchLogger,
+  heapFlags,
   MEASURING_HERE,
   markdownTable,
   measureWithHeapOf,
@@ -122,7 +123,7 @@ async function measureChainActivity(addresses: number, rounds: number): Promise<
         ],
       ),
       "",
-      `Peak RSS of the reading process (\`node ${process.execArgv.filter((flag) => flag.startsWith("--max-")).join(" ")}\`, all steps, absolute): ${peakRss.toFixed(0)} MB.`,
+      `Peak RSS of the reading process (\`node ${heapFlags(process.execArgv).join(" ")}\`, all steps, absolute): ${peakRss.toFixed(0)} MB.`,
     ].join("\n");
   } finally {
     child.kill();

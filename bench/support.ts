@@ -60,15 +60,20 @@ export async function startHelperProcess<T>(
   return { info: JSON.parse(line) as T, child };
 }
 
+/** The heap flags (`--max-old-space-size=…`) among node's arguments. */
+export function heapFlags(args: readonly string[]): string[] {
+  return args.filter((arg) => arg.startsWith("--max-"));
+}
+
 /**
- * The heap flags (`--max-old-space-size=…`) an npm script of package.json starts node with, so a
- * benchmark measures a job's memory on the heap the product gives that job.
+ * The heap flags an npm script of package.json starts node with, so a benchmark measures a job's
+ * memory on the heap the product gives that job.
  */
 export function npmScriptHeapFlags(script: string): string[] {
   const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
     scripts: Record<string, string>;
   };
-  return (packageJson.scripts[script] ?? "").split(/\s+/).filter((word) => word.startsWith("--max-"));
+  return heapFlags((packageJson.scripts[script] ?? "").split(/\s+/));
 }
 
 /** Set in a benchmark's own process started by measureWithHeapOf: measure here. */

@@ -25,6 +25,7 @@ import {
   benchDatabase,
   benchLogger,
   collectGarbage,
+  heapFlags,
   MEASURING_HERE,
   markdownTable,
   measureWithHeapOf,
@@ -179,7 +180,7 @@ async function measureTrustRefresh(endpoints: number, probesPerEndpoint: number)
         `${probes.toLocaleString("en")} probes (${probesPerEndpoint} an endpoint, one every ${PROBE_EVERY_HOURS} hours). ` +
         `Machine: ${os.cpus().length} CPUs shared with Postgres.`,
       `Command: \`node --import tsx bench/trust-refresh.ts ${endpoints} ${probesPerEndpoint}\`, measured in a process ` +
-        `started as \`node ${process.execArgv.filter((flag) => flag.startsWith("--max-")).join(" ")}\` (npm run worker's heap; the sweep runs in workers).`,
+        `started as \`node ${heapFlags(process.execArgv).join(" ")}\` (npm run worker's heap; the sweep runs in workers).`,
     ].join("\n");
     return await writeBenchResult("trust-refresh", markdown);
   } finally {
