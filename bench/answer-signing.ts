@@ -3,7 +3,7 @@
 // Standalone: `node --import tsx bench/answer-signing.ts [answers per size]`.
 import { fileURLToPath } from "node:url";
 import { AnswerKeyRing } from "../src/answer-signing/answer-keys";
-import { formatSignatureHeader, signedString } from "../src/answer-signing/signed-string";
+import { bodyDigest, formatSignatureHeader, signedString } from "../src/answer-signing/signed-string";
 import { markdownTable } from "./support";
 
 const SIZES = [1_000, 20_000, 200_000];
@@ -25,7 +25,7 @@ export async function runAnswerSigningBenchmark(answers = 20_000): Promise<strin
         method: "GET",
         target: `/v1/services?q=w${i}`,
         status: 200,
-        body,
+        bodyDigest: bodyDigest(body),
         timestamp,
       });
       formatSignatureHeader({ timestamp, kid: keys.currentKeyId, signature: keys.sign(message) });

@@ -1,7 +1,8 @@
 import type { RequestHandler, Response } from "express";
 import { routePolicy } from "../accounts/route-policy";
-import { holdAnswer } from "../http/held-answer";
+import { holdWhenWritten } from "../http/held-answer";
 import type { AnswerKeyRing } from "./answer-keys";
+import { BodyDigests } from "./body-digests";
 import { formatSignatureHeader, SIGNATURE_HEADER, signedString } from "./signed-string";
 
 /** Signs one answer's body (without content coding); set on the responses of data routes only. */
@@ -22,22 +23,24 @@ export function signAnswerBody(res: Response, body: Uint8Array): void {
 }
 
 /**
- * Holds the answer back until it ends, so its signature can go in a header: the answer is sent,
- * signed, in one piece. Only whole JSON answers pass here (streamed CSV exports are not in a
- * signed group). Returns the signer for senders that sign before they write.
+ * Holds the answer back from its first write until it ends, so its signature can go in a header:
+ * the answer is sent, signed, in one piece. Only whole JSON answers pass here (streamed CSV
+ * exports are not in a signed group). Returns the signer for senders that sign before they write,
+ * whose answers are never held.
  */
 function signWhenEnded(res: Response, signBody: BodySigner): BodySigner {
-  const held = holdAnswer(res, Number.POSITIVE_INFINITY);
-  void held.outcome.then((outcome) => {
-    if (outcome !== "complete") return;
-    // The status is final once the route ends; the signature must see it.
-    res.statusCode = held.status();
-    if (!res.getHeader(SIGNATURE_HEADER) && !res.getHeader("content-encoding")) signBody(held.body());
-    held.release();
+  const hold = holdWhenWritten(res, Number.POSITIVE_INFINITY, (held) => {
+    void held.outcome.then((outcome) => {
+      if (outcome !== "complete") return;
+      // The status is final once the route ends; the signature must see it.
+      res.statusCode = held.status();
+      if (!res.getHeader(SIGNATURE_HEADER) && !res.getHeader("content-encoding")) signBody(held.body());
+      held.release();
+    });
   });
   return (body) => {
     signBody(body);
-    held.passThrough();
+    hold.passThrough();
   };
 }
 
@@ -55,6 +58,7 @@ export function signedAnswers(keys: AnswerKeyRing, now: () => number = Date.now)
   // status and body) has the same signature, so a hot query is signed once a second.
   let second = -1;
   const signatures = new Map<string, string>();
+  const digests = new BodyDigests();
   const signatureOf = (kid: string, message: string, timestamp: number): string => {
     if (timestamp !== second || signatures.size >= SAME_SECOND_SIGNATURES) {
       signatures.clear();
@@ -80,7 +84,7 @@ export function signedAnswers(keys: AnswerKeyRing, now: () => number = Date.now)
         method: req.method,
         target: req.originalUrl,
         status: res.statusCode,
-        body,
+        bodyDigest: digests.digestOf(body, etagOf(res)),
         timestamp,
       });
       res.setHeader(SIGNATURE_HEADER, signatureOf(keys.currentKeyId, message, timestamp));
@@ -88,4 +92,9 @@ export function signedAnswers(keys: AnswerKeyRing, now: () => number = Date.now)
     SIGNERS.set(res, signWhenEnded(res, signBody));
     next();
   };
+}
+
+function etagOf(res: Response): string | undefined {
+  const etag = res.getHeader("ETag");
+  return typeof etag === "string" ? etag : undefined;
 }

@@ -23,7 +23,8 @@ export interface SignedAnswer {
   method: string;
   target: string;
   status: number;
-  body: Uint8Array;
+  /** bodyDigest of the body. */
+  bodyDigest: string;
   timestamp: number;
 }
 
@@ -31,13 +32,19 @@ export function bodyDigest(body: Uint8Array): string {
   return createHash("sha256").update(body).digest("hex");
 }
 
-export function signedString({ method, target, status, body, timestamp }: SignedAnswer): string {
+export function signedString({
+  method,
+  target,
+  status,
+  bodyDigest: digest,
+  timestamp,
+}: SignedAnswer): string {
   return [
     SIGNED_STRING_VERSION,
     method.toUpperCase(),
     target,
     String(status),
-    bodyDigest(body),
+    digest,
     String(timestamp),
   ].join("\n");
 }

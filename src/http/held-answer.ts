@@ -97,3 +97,73 @@ export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
   };
   return answer;
 }
+
+/** What holdWhenWritten gives its caller. */
+export interface DeferredHold {
+  /** As HeldAnswer.passThrough; before anything was written, the answer is never held at all. */
+  passThrough(): void;
+}
+
+/**
+ * holdAnswer, started only when the route first writes (writeHead, write, end or flushHeaders),
+ * with `started` told of the hold before the write goes into it. An answer let through before
+ * that (passThrough) costs no hold at all: what most answers of a signed route do, since their
+ * sender signs them before it writes (responses.ts).
+ */
+export function holdWhenWritten(
+  res: Response,
+  maxBytes: number,
+  started: (held: HeldAnswer) => void,
+): DeferredHold {
+  const { writeHead, write, end, flushHeaders } = res;
+  let held: HeldAnswer | undefined;
+  // Assigned one by one: Object.assign on a response costs more than the rest of this together.
+  const untrap = () => {
+    res.writeHead = writeHead;
+    res.write = write;
+    res.end = end;
+    res.flushHeaders = flushHeaders;
+  };
+  const start = () => {
+    untrap();
+    held = holdAnswer(res, maxBytes);
+    started(held);
+  };
+  const traps = {
+    writeHead: ((...args: Parameters<typeof res.writeHead>) => {
+      start();
+      return res.writeHead(...args);
+    }) as typeof res.writeHead,
+    write: ((...args: Parameters<typeof res.write>) => {
+      start();
+      return res.write(...(args as [Chunk, BufferEncoding, Callback]));
+    }) as typeof res.write,
+    end: ((...args: unknown[]) => {
+      start();
+      return (res.end as (...args: unknown[]) => Response)(...args);
+    }) as typeof res.end,
+    flushHeaders: () => {
+      start();
+      res.flushHeaders();
+    },
+  };
+  res.writeHead = traps.writeHead;
+  res.write = traps.write;
+  res.end = traps.end;
+  res.flushHeaders = traps.flushHeaders;
+  return {
+    passThrough() {
+      if (held !== undefined) {
+        held.passThrough();
+        return;
+      }
+      // Wrapped since by a later hold (a paid answer's): it writes through the traps when it releases.
+      const trapped =
+        res.writeHead === traps.writeHead &&
+        res.write === traps.write &&
+        res.end === traps.end &&
+        res.flushHeaders === traps.flushHeaders;
+      if (trapped) untrap();
+    },
+  };
+}
