@@ -29,7 +29,7 @@ import { CatalogueReadiness, healthRouter } from "./health";
 import { requestGuard } from "./request-guard";
 import type { ResponseCache } from "./response-cache";
 import { serveCachedResponses } from "./responses";
-import { useCanonicalRouting } from "./router";
+import { exceptUnder, useCanonicalRouting } from "./router";
 import { accountsRouter } from "./routes/accounts";
 import { catalogueRouter } from "./routes/catalogue";
 import { docsRouter } from "./routes/docs";
@@ -185,8 +185,9 @@ export function createApp({
   app.use(requestGuard(accounts, sales));
   // Before the response cache: a request that must pay is never served a cached answer for free.
   if (sales) app.use(sales.gate(exportRowCounter(pool, search)));
-  // The pages for people, before the response cache: `/` answers HTML or JSON by Accept.
-  app.use(pagesRouter(pool, search));
+  // The pages for people, before the response cache: `/` answers HTML or JSON by Accept. None is
+  // under /v1/, whose requests skip their routes.
+  app.use(exceptUnder("/v1/", pagesRouter(pool, search)));
   if (responseCache) app.use(serveCachedResponses(responseCache));
   // The busiest routers first: Express walks them in this order for every request.
   app.use(servicesRouter(pool, search));

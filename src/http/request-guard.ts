@@ -25,13 +25,12 @@ function lacksScope(res: Response, scope: Scope): HttpError {
 /** The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers-07): limit, left, seconds to reset. */
 function setRateLimitHeaders(res: Response, decision: RateDecision): void {
   const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
-  res.set({
-    "RateLimit-Limit": String(decision.limit),
-    "RateLimit-Remaining": String(decision.remaining),
-    "RateLimit-Reset": String(resetSeconds),
-    "RateLimit-Policy": `${decision.limit};w=60`,
-  });
-  if (!decision.allowed) res.set("Retry-After", String(resetSeconds));
+  // setHeader rather than Express's res.set: plain values, nothing to normalise, on every request.
+  res.setHeader("RateLimit-Limit", String(decision.limit));
+  res.setHeader("RateLimit-Remaining", String(decision.remaining));
+  res.setHeader("RateLimit-Reset", String(resetSeconds));
+  res.setHeader("RateLimit-Policy", `${decision.limit};w=60`);
+  if (!decision.allowed) res.setHeader("Retry-After", String(resetSeconds));
 }
 
 const KEYED = new WeakMap<Response, VerifiedKey>();

@@ -1,4 +1,4 @@
-import { type Express, Router } from "express";
+import { type Express, type RequestHandler, Router } from "express";
 
 /**
  * One canonical form of every path: routes match case-sensitively and strictly (no trailing
@@ -17,4 +17,15 @@ export function apiRouter(): Router {
 export function useCanonicalRouting(app: Express): void {
   app.set("case sensitive routing", ROUTING.caseSensitive);
   app.set("strict routing", ROUTING.strict);
+}
+
+/**
+ * `handler` for every request except those under `prefix`, which go straight on: Express does
+ * not walk the handler's routes for them (a router of pages, for the API's requests).
+ */
+export function exceptUnder(prefix: string, handler: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (req.path.startsWith(prefix)) next();
+    else handler(req, res, next);
+  };
 }
