@@ -4,7 +4,7 @@ import { emptyAnswerHint, sendListing } from "../catalogue-listing";
 import { methodNotAllowed } from "../responses";
 import { apiRouter } from "../router";
 import { endpointListQuery } from "../schemas/endpoints";
-import { parseInput } from "../validation";
+import { parseQuery } from "../validation";
 
 /** Endpoint-level search: "find an endpoint that does X". */
 export function endpointsRouter(search: CatalogueSearch): Router {
@@ -12,7 +12,7 @@ export function endpointsRouter(search: CatalogueSearch): Router {
   router
     .route("/v1/endpoints")
     .get(async (req, res) => {
-      const query = parseInput(endpointListQuery, req.query, "query");
+      const query = parseQuery(endpointListQuery, req);
       const paging = { offset: query.offset, limit: query.limit };
       const filters = endpointFilters(query);
       const { snapshot, listing, reading } = await search.findEndpoints(filters, query.sort, paging);

@@ -12,7 +12,7 @@ import { noQuery } from "../schemas/common";
 import { dailyQuery } from "../schemas/daily";
 import { historyQuery, isServiceId, serviceIdParams, serviceListQuery } from "../schemas/services";
 import { dailyJson, serviceDetailJson } from "../serialisers";
-import { parseInput } from "../validation";
+import { parseInput, parseQuery } from "../validation";
 
 export function notFound(id: string): HttpError {
   return new HttpError(404, `No service with id ${id}`);
@@ -24,7 +24,7 @@ export function servicesRouter(pool: ReadPool, search: CatalogueSearch): Router 
   router
     .route("/v1/services")
     .get(async (req, res) => {
-      const query = parseInput(serviceListQuery, req.query, "query");
+      const query = parseQuery(serviceListQuery, req);
       const paging = { offset: query.offset, limit: query.limit };
       const filters = serviceFilters(query);
       const { snapshot, listing, reading } = await search.findServices(filters, query, paging);
