@@ -46,9 +46,17 @@ export interface Listing {
 const VERIFIED = Buffer.from('"verified":true,');
 const NOT_VERIFIED = Buffer.from('"verified":false,');
 
-/** The items found, without those whose rows are gone, and the flags of those kept. */
-function present<T>(items: Array<T | undefined>, flags: readonly boolean[]): Array<[T, boolean]> {
-  return items.flatMap((item, k) => (item === undefined ? [] : [[item, flags[k] === true] as [T, boolean]]));
+/** The items found, without those whose rows are gone, each made into its parts (a plain loop: this runs for every page). */
+function present<T>(
+  items: Array<T | undefined>,
+  partsOf: (item: T, k: number) => readonly Buffer[],
+): Array<readonly Buffer[]> {
+  const kept: Array<readonly Buffer[]> = [];
+  for (let k = 0; k < items.length; k += 1) {
+    const item = items[k];
+    if (item !== undefined) kept.push(partsOf(item, k));
+  }
+  return kept;
 }
 
 /** A page of a search: its serialised items, the catalogue version it comes from and how q was read. */
@@ -157,7 +165,7 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     const snapshot = loaded.snapshot;
     const items = await this.items.serviceItems(snapshot, loaded.services.ids(answer));
     const listing: Listing = {
-      items: items.flatMap((item) => (item === undefined ? [] : [[item]])),
+      items: present(items, (item) => [item]),
       total: answer.total,
       fingerprint: answer.page.join(","),
     };
@@ -186,9 +194,13 @@ export class InMemoryCatalogueSearch implements CatalogueSearch {
     );
     const snapshot = loaded.snapshot;
     const ids = answer.page.map((i) => loaded.endpoints.id(i));
-    const found = present(await this.items.endpointItems(snapshot, ids), answer.verified);
+    const items = await this.items.endpointItems(snapshot, ids);
     const listing: Listing = {
-      items: found.map(([{ head, tail }, verified]) => [head, verified ? VERIFIED : NOT_VERIFIED, tail]),
+      items: present(items, ({ head, tail }, k) => [
+        head,
+        answer.verified[k] ? VERIFIED : NOT_VERIFIED,
+        tail,
+      ]),
       total: answer.total,
       fingerprint: `${answer.page.join(",")}|${answer.verified.map((v) => (v ? "v" : "")).join(",")}`,
     };

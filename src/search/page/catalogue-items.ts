@@ -67,10 +67,12 @@ export class CatalogueItems {
       this.endpoints.clear();
       this.version = version;
     }
-    const missing = ids.filter((id) => !cache.has(id));
-    const fetched = new Map(missing.length === 0 ? [] : await fetch(missing));
+    const items = ids.map((id) => cache.get(id));
+    const missing = ids.filter((_id, k) => items[k] === undefined);
+    if (missing.length === 0) return items;
+    const fetched = new Map(await fetch(missing));
     // Read for an older version than the cache now holds: used, not kept.
     if (version === this.version) for (const [id, item] of fetched) cache.set(id, item);
-    return ids.map((id) => fetched.get(id) ?? cache.get(id));
+    return ids.map((id, k) => items[k] ?? fetched.get(id));
   }
 }

@@ -5,6 +5,7 @@ import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { keepOnBits, keepWhere, keepWithin } from "./keep-loops";
 import type { ServiceEntry } from "./service-entry";
 import { bitset, hasBit } from "./sorted-lists";
+import { gradeCode } from "./trust-codes";
 
 /** Whether the entry with this index passes the filters. */
 type Predicate = (i: number) => boolean;
@@ -45,8 +46,9 @@ interface ColumnParts {
 
 /**
  * The filters a number column answers, each a bound of its column: how the column reads an entry
- * (null: missing) and whether the filter gives the column's lowest or highest value. A filter
- * that bounds a number of the entry is declared here and nowhere else in the search.
+ * (null: missing), whether the filter gives the column's lowest or highest value, and the bound a
+ * filter's value means when it is not that number itself. A filter that bounds a number of the
+ * entry is declared here and nowhere else in the search.
  */
 const BOUNDS = {
   minUptime: { read: (entry) => entry.uptime30d, lowest: true },
@@ -56,9 +58,19 @@ const BOUNDS = {
   updatedSince: { read: (entry) => entry.infoUpdatedAt, lowest: true },
   minScore: { read: (entry) => entry.score, lowest: true },
   minUniquePayers: { read: (entry) => entry.observedUniquePayers, lowest: true },
+  // Grades as codes, best 0: min_grade=B is the highest code a match may have.
+  minGrade: { read: (entry) => gradeOf(entry), lowest: false, bound: gradeCode },
 } satisfies {
-  [F in keyof ServiceFilters]?: { read: (entry: ServiceEntry) => number | null; lowest: boolean };
+  [F in keyof ServiceFilters]?: {
+    read: (entry: ServiceEntry) => number | null;
+    lowest: boolean;
+    bound?: (value: NonNullable<ServiceFilters[F]>) => number;
+  };
 };
+
+function gradeOf(entry: ServiceEntry): number | null {
+  return entry.grade === null ? null : gradeCode(entry.grade);
+}
 
 export type BoundFilter = keyof typeof BOUNDS;
 const BOUND_FILTERS = Object.keys(BOUNDS) as BoundFilter[];
@@ -233,7 +245,8 @@ export class ServiceColumns {
     for (const filter of BOUND_FILTERS) {
       const value = filters[filter];
       if (value === undefined) continue;
-      const bound = Number(value);
+      const spec = BOUNDS[filter];
+      const bound = "bound" in spec ? spec.bound(value as never) : Number(value);
       given.push(
         BOUNDS[filter].lowest
           ? { column: this.bounds[filter], min: bound, max: Number.POSITIVE_INFINITY }

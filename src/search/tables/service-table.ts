@@ -4,7 +4,6 @@ import { VERIFIED_WITHIN_MS } from "../../catalogue/probe-stats";
 import type { ServiceOrder } from "../../catalogue/service-queries";
 import { transportOf } from "../../mcp-tools/tool-url";
 import { decimalToString } from "../../normalise/decimal";
-import { GRADE_LETTERS } from "../../trust/grade";
 import type { ServiceFilters } from "../query/filters";
 import type { TsQuery } from "../query/tsquery";
 import type { TextIndex } from "../text/text-index";
@@ -103,10 +102,7 @@ const SERVICE_CHECKS: {
   drift: (drift) => (e) => e.drift === drift,
   ownerVerified: (wanted) => (e) => e.ownerVerified === wanted,
   health: "columns",
-  minGrade: (grade) => {
-    const worst = GRADE_LETTERS.indexOf(grade);
-    return (e) => e.grade !== null && GRADE_LETTERS.indexOf(e.grade) <= worst;
-  },
+  minGrade: "columns",
   minScore: "columns",
   warnings: (warnings) => (e) => warnings.every((w) => e.warnings.includes(w)),
   noWarnings: (warnings) => (e) => !warnings.some((w) => e.warnings.includes(w)),

@@ -31,7 +31,8 @@ import { type RankedQuery, rankDocument, rankPlainAnd } from "./text-ranking";
 
 /**
  * Matching documents (indexes as passed to TextIndex.build) and their ranks, in parallel; ranks
- * are float4, as ts_rank returns them. Read-only: they may be the index's own arrays.
+ * are float4, as ts_rank returns them. Read-only, and read before the index's next search: they
+ * may be the index's own arrays, or the ones it collects every search's matches in.
  */
 export interface TextMatches {
   docs: Int32Array;
@@ -48,18 +49,26 @@ export interface TextData {
 /** The `accept` of a search without filters: recognised, so a one-word search copies nothing. */
 export const acceptAll = (_doc: number): boolean => true;
 
+const EMPTY_RANKS = new Float32Array(0);
+
 /**
- * Matches collected into typed arrays of a capacity known in advance (the candidates): no copy
- * as they grow, and off the JS heap (a search's arrays are most of a request's garbage).
+ * The typed arrays the index collects a search's matches in, kept for the next search: sized for
+ * the candidates in advance (no copy as they grow), off the JS heap, and allocated again only for
+ * a search with more candidates than any before (a search's arrays were most of a request's garbage).
  */
 class Collector {
-  private readonly docs: Int32Array;
-  private readonly ranks: Float32Array;
+  private docs = new Int32Array(0);
+  private ranks = new Float32Array(0);
   private count = 0;
+  private ranked = false;
 
-  constructor(capacity: number, ranked: boolean) {
-    this.docs = new Int32Array(capacity);
-    this.ranks = new Float32Array(ranked ? capacity : 0);
+  /** Empties the collector for a search of at most `capacity` matches. */
+  start(capacity: number, ranked: boolean): this {
+    if (this.docs.length < capacity) this.docs = new Int32Array(capacity);
+    if (ranked && this.ranks.length < capacity) this.ranks = new Float32Array(capacity);
+    this.count = 0;
+    this.ranked = ranked;
+    return this;
   }
 
   add(doc: number): void {
@@ -76,7 +85,7 @@ class Collector {
   matches(): TextMatches {
     return {
       docs: this.docs.subarray(0, this.count),
-      ranks: this.ranks.subarray(0, Math.min(this.count, this.ranks.length)),
+      ranks: this.ranked ? this.ranks.subarray(0, this.count) : EMPTY_RANKS,
     };
   }
 }
@@ -85,11 +94,10 @@ interface PreparedQuery extends RankedQuery {
   lexemeIds: LexemeIds;
 }
 
-const EMPTY_RANKS = new Float32Array(0);
-
 export class TextIndex {
   private readonly postings: Postings;
   private readonly documents: Documents;
+  private readonly collector = new Collector();
 
   constructor(
     private readonly lexicon: Lexicon,
@@ -144,7 +152,7 @@ export class TextIndex {
       within !== null && (wordCandidates === null || within.length < wordCandidates.length)
         ? within
         : wordCandidates;
-    const found = new Collector(walked === null ? this.size : walked.length, ranked);
+    const found = this.collector.start(walked === null ? this.size : walked.length, ranked);
     const visit = (doc: number) => {
       if (!matches(this.documents, query, doc, prepared.lexemeIds) || !accept(doc)) return;
       if (!ranked) return found.add(doc);
@@ -171,7 +179,7 @@ export class TextIndex {
     within: Int32Array | null,
   ): TextMatches {
     // A word the index has never seen matches nothing; otherwise each word is one lexeme.
-    if (prepared.rankTerms.some((ids) => ids.length === 0)) return new Collector(0, false).matches();
+    if (prepared.rankTerms.some((ids) => ids.length === 0)) return this.collector.start(0, false).matches();
     const words = prepared.rankTerms.length;
     // The words' postings, then the documents the caller allows (a list like a posting, no word).
     const lists = prepared.rankTerms.map(([id]) => this.postings.posting(id ?? -1));
@@ -186,7 +194,7 @@ export class TextIndex {
     if (lists.every((list) => list.bits !== null))
       return this.searchDense(lists, lead, accept, ranked, prepared);
     const cursors = new Int32Array(lists.length); // where each other list's search stands
-    const found = new Collector(lead.docs.length, ranked);
+    const found = this.collector.start(lead.docs.length, ranked);
     // Word t's positions in the document being ranked: positions[starts[t]..ends[t]).
     const { seenStarts: starts, seenEnds: ends } = prepared;
     for (let i = 0; i < lead.docs.length; i += 1) {
@@ -241,7 +249,7 @@ export class TextIndex {
     prepared: PreparedQuery,
   ): TextMatches {
     const bitsets = postings.map((posting) => posting.bits as Int32Array);
-    const found = new Collector(shortest.docs.length, ranked);
+    const found = this.collector.start(shortest.docs.length, ranked);
     const { seenStarts: starts, seenEnds: ends } = prepared;
     const span = (bitsets[0] as Int32Array).length;
     for (let w = 0; w < span; w += 1) {
@@ -273,7 +281,7 @@ export class TextIndex {
   private searchWord(posting: Posting, accept: (doc: number) => boolean, ranked: boolean): TextMatches {
     if (accept === acceptAll)
       return { docs: posting.docs, ranks: ranked ? this.postings.wordRanks(posting) : EMPTY_RANKS };
-    const found = new Collector(posting.docs.length, ranked);
+    const found = this.collector.start(posting.docs.length, ranked);
     for (let i = 0; i < posting.docs.length; i += 1) {
       const doc = posting.docs[i] as number;
       if (!accept(doc)) continue;
