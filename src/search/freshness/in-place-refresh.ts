@@ -9,6 +9,7 @@ import { type Catalogue, serviceEntry } from "../load/catalogue";
 import { Interned } from "../load/interned";
 import { sameAmount } from "../tables/amounts";
 import { type EndpointFields, listedEndpointFields } from "../tables/endpoint-columns";
+import { sameColumnValues } from "../tables/service-columns";
 import type { ServiceEntry } from "../tables/service-entry";
 import { cheapestPrice } from "../tables/service-table";
 
@@ -129,30 +130,17 @@ function applyInPlace(catalogue: Catalogue, plan: InPlacePlan | null): boolean {
   return true;
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((value) => b.includes(value));
-
 /**
- * The fields the services list holds in columns and lists are unchanged, so the new version can
- * take the old one's place. Probes change none of them (the cheapest price, which they can move,
- * is ranked again by the table); they are checked because a reader cannot afford to be wrong.
+ * The fields the services list holds in columns, lists and orders are unchanged, so the new
+ * version can take the old one's place. Probes change none of them (the cheapest price, which they
+ * can move, is ranked again by the table); they are checked because a reader cannot afford to be wrong.
  */
 export function indexedFieldsEqual(old: ServiceEntry, next: ServiceEntry): boolean {
   return (
-    old.status === next.status &&
-    old.category === next.category &&
     old.domain === next.domain &&
-    old.uptime30d === next.uptime30d &&
-    old.avgResponseMs30d === next.avgResponseMs30d &&
     sameAmount(old.volume, next.volume) &&
-    old.txCount30d === next.txCount30d &&
-    old.payerCount30d === next.payerCount30d &&
-    old.infoUpdatedAt === next.infoUpdatedAt &&
-    old.score === next.score &&
     old.health === next.health &&
     sameAmount(old.observedVolume, next.observedVolume) &&
-    old.observedUniquePayers === next.observedUniquePayers &&
-    sameSet(old.tags, next.tags) &&
-    sameSet(old.methods, next.methods)
+    sameColumnValues(old, next)
   );
 }

@@ -22,12 +22,18 @@ export function keepWithin(
   return kept;
 }
 
-/** The entries of from[0..count) that are also in the bitset, written to `to`. */
-export function keepOnBits(from: Int32Array, count: number, to: Int32Array, bits: Int32Array): number {
+/** The entries of from[0..count) that are (`on`) or are not in the bitset, written to `to`. */
+export function keepOnBits(
+  from: Int32Array,
+  count: number,
+  to: Int32Array,
+  bits: Int32Array,
+  on: boolean,
+): number {
   let kept = 0;
   for (let k = 0; k < count; k += 1) {
     const i = from[k] as number;
-    if (hasBit(bits, i)) to[kept++] = i;
+    if (hasBit(bits, i) === on) to[kept++] = i;
   }
   return kept;
 }

@@ -22,9 +22,12 @@ export interface FilterPlan {
   bounds: GivenBound[];
   /**
    * The lists every match is on: the entries with the status and one of the healths asked for
-   * (every health but dead by default), with the category, each tag and the method asked for.
+   * (every health but dead by default), with the category, each tag, the method and each warning
+   * asked for.
    */
   required: Int32Array[];
+  /** The lists no match is on: the entries with a warning excluded (no_warning). */
+  excluded: Int32Array[];
   /** The shortest of them (of equal ones the last; every entry when there is none): where matching starts. */
   driver: Int32Array;
   /** The check of the filters the columns do not hold; null when none is given. */
@@ -42,6 +45,7 @@ interface ColumnParts {
   volumeOfRank: Amount[];
   withTag: Map<string, Int32Array>;
   withMethod: Map<string, Int32Array>;
+  withWarning: Map<string, Int32Array>;
 }
 
 /**
@@ -113,6 +117,7 @@ export class ServiceColumns {
   private readonly volumeOfRank: Amount[];
   private readonly withTag: Map<string, Int32Array>;
   private readonly withMethod: Map<string, Int32Array>;
+  private readonly withWarning: Map<string, Int32Array>;
   private readonly bitsets = new Map<Int32Array, Int32Array>();
 
   constructor(
@@ -128,12 +133,14 @@ export class ServiceColumns {
     this.volumeOfRank = columns.volumeOfRank;
     this.withTag = columns.withTag;
     this.withMethod = columns.withMethod;
+    this.withWarning = columns.withWarning;
   }
 
   /** The filters resolved against the columns, once per request (see FilterPlan). */
   plan(filters: ServiceFilters, entryPasses: EntryPredicate | null): FilterPlan {
     const required = (filters.tags ?? []).map((tag) => this.withTag.get(tag) ?? NO_ENTRIES);
     if (filters.method !== undefined) required.push(this.withMethod.get(filters.method) ?? NO_ENTRIES);
+    for (const warning of filters.warnings ?? []) required.push(this.withWarning.get(warning) ?? NO_ENTRIES);
     if (filters.category !== undefined) {
       required.push(this.withCategory.get(filters.category.toLowerCase()) ?? NO_ENTRIES);
     }
@@ -143,6 +150,7 @@ export class ServiceColumns {
       filters,
       bounds: this.boundsOf(filters),
       required,
+      excluded: (filters.noWarnings ?? []).map((warning) => this.withWarning.get(warning) ?? NO_ENTRIES),
       driver: required.reduce(
         (shortest, list) => (list.length <= shortest.length ? list : shortest),
         this.everyEntry,
@@ -171,8 +179,9 @@ export class ServiceColumns {
     }
     // The other lists every match is on: a bit test per survivor in each one's bitset.
     for (const list of plan.required) {
-      if (list !== driver) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list)));
+      if (list !== driver) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list), true));
     }
+    for (const list of plan.excluded) narrow((to) => keepOnBits(from, count, to, this.bitsetOf(list), false));
     const { entries } = this;
     if (entryPasses !== null)
       narrow((to) => keepWhere(from, count, to, (i) => entryPasses(entries[i] as ServiceEntry)));
@@ -184,7 +193,7 @@ export class ServiceColumns {
    * Whether one entry passes the filters (a search checks its matches so): one function with
    * every filter's constant hoisted, so an absent filter is a branch always taken the same way.
    */
-  predicate({ bounds, required, entryPasses }: FilterPlan): Predicate {
+  predicate({ bounds, required, excluded, entryPasses }: FilterPlan): Predicate {
     const { entries } = this;
     const columns = bounds.map((bound) => bound.column);
     const mins = bounds.map((bound) => bound.min);
@@ -205,9 +214,15 @@ export class ServiceColumns {
       for (const bits of requiredBits) if (!hasBit(bits, i)) return false;
       return true;
     };
+    const excludedBits = excluded.map((list) => this.bitsetOf(list));
+    const onNoList = (i: number) => {
+      for (const bits of excludedBits) if (hasBit(bits, i)) return false;
+      return true;
+    };
     return (i) =>
       (columns.length === 0 || withinBounds(i)) &&
       (requiredBits.length === 0 || onEveryList(i)) &&
+      (excludedBits.length === 0 || onNoList(i)) &&
       (entryPasses === null || entryPasses(entries[i] as ServiceEntry));
   }
 
@@ -297,7 +312,22 @@ const LIST_FIELDS = {
   withCategory: (entry) => (entry.category === null ? [] : [entry.category]),
   withTag: (entry) => entry.tags,
   withMethod: (entry) => entry.methods,
+  withWarning: (entry) => entry.warnings,
 } satisfies Record<string, (entry: ServiceEntry) => readonly string[]>;
+
+/**
+ * Whether two versions of an entry give every bound column and every list the same values, so
+ * the newer can take the older's place without the columns being made again (an in-place refresh).
+ */
+export function sameColumnValues(old: ServiceEntry, next: ServiceEntry): boolean {
+  for (const filter of BOUND_FILTERS)
+    if (BOUNDS[filter].read(old) !== BOUNDS[filter].read(next)) return false;
+  for (const values of Object.values(LIST_FIELDS)) {
+    const [before, after] = [values(old), values(next)];
+    if (before.length !== after.length || !before.every((value) => after.includes(value))) return false;
+  }
+  return true;
+}
 
 type NumberColumn = BoundFilter | "volumeRanks";
 type ListColumn = keyof typeof LIST_FIELDS;
@@ -364,6 +394,7 @@ export class ServiceColumnsBuilder {
       volumeOfRank: this.volumeOfRank,
       withTag: await lists("withTag"),
       withMethod: await lists("withMethod"),
+      withWarning: await lists("withWarning"),
     });
   }
 }

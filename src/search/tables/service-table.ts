@@ -104,8 +104,8 @@ const SERVICE_CHECKS: {
   health: "columns",
   minGrade: "columns",
   minScore: "columns",
-  warnings: (warnings) => (e) => warnings.every((w) => e.warnings.includes(w)),
-  noWarnings: (warnings) => (e) => !warnings.some((w) => e.warnings.includes(w)),
+  warnings: "columns",
+  noWarnings: "columns",
   minObservedVolume: (min) => {
     const lowest = amountOf(min);
     return (e) => e.observedVolume !== null && compareAmounts(e.observedVolume, lowest) >= 0;
