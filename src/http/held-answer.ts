@@ -98,72 +98,84 @@ export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
   return answer;
 }
 
-/** What holdWhenWritten gives its caller. */
-export interface DeferredHold {
-  /** As HeldAnswer.passThrough; before anything was written, the answer is never held at all. */
-  passThrough(): void;
+/** What holdWhenWritten calls when the route first writes: the hold it started, and the response. */
+export type HoldStarted = (held: HeldAnswer, res: Response) => void;
+
+/** A response whose hold waits for its first write: what its traps replaced, and what to tell. */
+interface DeferredHold {
+  writeHead: Response["writeHead"];
+  write: Response["write"];
+  end: Response["end"];
+  flushHeaders: Response["flushHeaders"];
+  maxBytes: number;
+  started: HoldStarted;
+  held: HeldAnswer | undefined;
 }
+
+const DEFERRED = new WeakMap<Response, DeferredHold>();
+
+/** Puts back what the traps replaced. */
+function untrap(res: Response, deferred: DeferredHold): void {
+  res.writeHead = deferred.writeHead;
+  res.write = deferred.write;
+  res.end = deferred.end;
+  res.flushHeaders = deferred.flushHeaders;
+}
+
+type Writer = "writeHead" | "write" | "end" | "flushHeaders";
+
+/**
+ * A trap for one writing method: starts the hold, then writes into it. Made once for every
+ * response (they find their response as `this`), so deferring a hold allocates no function.
+ */
+function trap(method: Writer) {
+  return function (this: Response, ...args: unknown[]): unknown {
+    const deferred = DEFERRED.get(this);
+    if (deferred !== undefined && deferred.held === undefined) {
+      untrap(this, deferred);
+      deferred.held = holdAnswer(this, deferred.maxBytes);
+      deferred.started(deferred.held, this);
+    }
+    return (this[method] as (...args: unknown[]) => unknown)(...args);
+  };
+}
+
+const TRAPS = {
+  writeHead: trap("writeHead") as Response["writeHead"],
+  write: trap("write") as Response["write"],
+  end: trap("end") as Response["end"],
+  flushHeaders: trap("flushHeaders") as Response["flushHeaders"],
+};
 
 /**
  * holdAnswer, started only when the route first writes (writeHead, write, end or flushHeaders),
  * with `started` told of the hold before the write goes into it. An answer let through before
- * that (passThrough) costs no hold at all: what most answers of a signed route do, since their
+ * that (letThrough) costs no hold at all: what most answers of a signed route do, since their
  * sender signs them before it writes (responses.ts).
  */
-export function holdWhenWritten(
-  res: Response,
-  maxBytes: number,
-  started: (held: HeldAnswer) => void,
-): DeferredHold {
+export function holdWhenWritten(res: Response, maxBytes: number, started: HoldStarted): void {
   const { writeHead, write, end, flushHeaders } = res;
-  let held: HeldAnswer | undefined;
+  DEFERRED.set(res, { writeHead, write, end, flushHeaders, maxBytes, started, held: undefined });
   // Assigned one by one: Object.assign on a response costs more than the rest of this together.
-  const untrap = () => {
-    res.writeHead = writeHead;
-    res.write = write;
-    res.end = end;
-    res.flushHeaders = flushHeaders;
-  };
-  const start = () => {
-    untrap();
-    held = holdAnswer(res, maxBytes);
-    started(held);
-  };
-  const traps = {
-    writeHead: ((...args: Parameters<typeof res.writeHead>) => {
-      start();
-      return res.writeHead(...args);
-    }) as typeof res.writeHead,
-    write: ((...args: Parameters<typeof res.write>) => {
-      start();
-      return res.write(...(args as [Chunk, BufferEncoding, Callback]));
-    }) as typeof res.write,
-    end: ((...args: unknown[]) => {
-      start();
-      return (res.end as (...args: unknown[]) => Response)(...args);
-    }) as typeof res.end,
-    flushHeaders: () => {
-      start();
-      res.flushHeaders();
-    },
-  };
-  res.writeHead = traps.writeHead;
-  res.write = traps.write;
-  res.end = traps.end;
-  res.flushHeaders = traps.flushHeaders;
-  return {
-    passThrough() {
-      if (held !== undefined) {
-        held.passThrough();
-        return;
-      }
-      // Wrapped since by a later hold (a paid answer's): it writes through the traps when it releases.
-      const trapped =
-        res.writeHead === traps.writeHead &&
-        res.write === traps.write &&
-        res.end === traps.end &&
-        res.flushHeaders === traps.flushHeaders;
-      if (trapped) untrap();
-    },
-  };
+  res.writeHead = TRAPS.writeHead;
+  res.write = TRAPS.write;
+  res.end = TRAPS.end;
+  res.flushHeaders = TRAPS.flushHeaders;
+}
+
+/** As HeldAnswer.passThrough for a hold of holdWhenWritten; before anything was written, it is never held at all. */
+export function letThrough(res: Response): void {
+  const deferred = DEFERRED.get(res);
+  if (deferred === undefined) return;
+  if (deferred.held !== undefined) {
+    deferred.held.passThrough();
+    return;
+  }
+  // Wrapped since by a later hold (a paid answer's): it writes through the traps when it releases.
+  const trapped =
+    res.writeHead === TRAPS.writeHead &&
+    res.write === TRAPS.write &&
+    res.end === TRAPS.end &&
+    res.flushHeaders === TRAPS.flushHeaders;
+  if (trapped) untrap(res, deferred);
 }
