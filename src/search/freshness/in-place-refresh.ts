@@ -9,7 +9,7 @@ import { type Catalogue, serviceEntry } from "../load/catalogue";
 import { Interned } from "../load/interned";
 import { sameAmount } from "../tables/amounts";
 import { type EndpointFields, listedEndpointFields } from "../tables/endpoint-columns";
-import { sameColumnValues } from "../tables/service-columns";
+import { sameColumnValues } from "../tables/service-column-fields";
 import type { ServiceEntry } from "../tables/service-entry";
 import { cheapestPrice } from "../tables/service-table";
 

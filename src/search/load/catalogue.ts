@@ -22,7 +22,7 @@ import type { EndpointTable } from "../tables/endpoint-table";
 import { packedIdAt } from "../tables/id-lookup";
 import { IntList } from "../tables/int-list";
 import { type PassRunner, runPassesNow } from "../tables/page-order";
-import { ServiceColumnsBuilder } from "../tables/service-columns";
+import { ServiceColumnsBuilder } from "../tables/service-columns-builder";
 import type { ServiceEntry } from "../tables/service-entry";
 import { ServiceTable } from "../tables/service-table";
 import type { PayableCounts } from "./endpoint-load";

@@ -13,7 +13,7 @@ import type { Catalogue } from "../load/catalogue";
 import { Interned } from "../load/interned";
 import type { EndpointColumnData } from "../tables/endpoint-columns";
 import { EndpointTable } from "../tables/endpoint-table";
-import { ServiceColumnsBuilder } from "../tables/service-columns";
+import { ServiceColumnsBuilder } from "../tables/service-columns-builder";
 import type { ServiceEntry } from "../tables/service-entry";
 import { ServiceTable } from "../tables/service-table";
 import { type TextData, TextIndex } from "../text/text-index";

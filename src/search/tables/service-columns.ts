@@ -1,11 +1,10 @@
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { HEALTH_STATES, type Health } from "../../trust/health";
 import { type ServiceFilters, SHOWN_HEALTH } from "../query/filters";
 import { type Amount, amountOf, compareAmounts } from "./amounts";
 import { keepOnBits, keepWhere, keepWithin } from "./keep-loops";
+import { BOUND_FILTERS, BOUNDS, type BoundFilter, type ColumnParts } from "./service-column-fields";
 import type { ServiceEntry } from "./service-entry";
 import { bitset, hasBit } from "./sorted-lists";
-import { gradeCode } from "./trust-codes";
 
 /** Whether the entry with this index passes the filters. */
 type Predicate = (i: number) => boolean;
@@ -33,51 +32,6 @@ export interface FilterPlan {
   /** The check of the filters the columns do not hold; null when none is given. */
   entryPasses: EntryPredicate | null;
 }
-
-/** The columns as ServiceColumnsBuilder makes them. */
-interface ColumnParts {
-  everyEntry: Int32Array;
-  withStatus: Map<string, Int32Array>;
-  withCategory: Map<string, Int32Array>;
-  healthCodes: Uint8Array;
-  bounds: Record<BoundFilter, Float64Array>;
-  volumeRanks: Float64Array;
-  volumeOfRank: Amount[];
-  withTag: Map<string, Int32Array>;
-  withMethod: Map<string, Int32Array>;
-  withWarning: Map<string, Int32Array>;
-}
-
-/**
- * The filters a number column answers, each a bound of its column: how the column reads an entry
- * (null: missing), whether the filter gives the column's lowest or highest value, and the bound a
- * filter's value means when it is not that number itself. A filter that bounds a number of the
- * entry is declared here and nowhere else in the search.
- */
-const BOUNDS = {
-  minUptime: { read: (entry) => entry.uptime30d, lowest: true },
-  maxResponseMs: { read: (entry) => entry.avgResponseMs30d, lowest: false },
-  minTx: { read: (entry) => entry.txCount30d, lowest: true },
-  minPayers: { read: (entry) => entry.payerCount30d, lowest: true },
-  updatedSince: { read: (entry) => entry.infoUpdatedAt, lowest: true },
-  minScore: { read: (entry) => entry.score, lowest: true },
-  minUniquePayers: { read: (entry) => entry.observedUniquePayers, lowest: true },
-  // Grades as codes, best 0: min_grade=B is the highest code a match may have.
-  minGrade: { read: (entry) => gradeOf(entry), lowest: false, bound: gradeCode },
-} satisfies {
-  [F in keyof ServiceFilters]?: {
-    read: (entry: ServiceEntry) => number | null;
-    lowest: boolean;
-    bound?: (value: NonNullable<ServiceFilters[F]>) => number;
-  };
-};
-
-function gradeOf(entry: ServiceEntry): number | null {
-  return entry.grade === null ? null : gradeCode(entry.grade);
-}
-
-export type BoundFilter = keyof typeof BOUNDS;
-const BOUND_FILTERS = Object.keys(BOUNDS) as BoundFilter[];
 
 /** A bound given in a request: its column and the range a match's value is in. */
 interface GivenBound {
@@ -298,112 +252,4 @@ export class ServiceColumns {
     }
     return low;
   }
-}
-
-/** The number columns and how each is read from an entry (null: missing, kept as NaN). */
-const NUMBER_FIELDS: Record<NumberColumn, (entry: ServiceEntry) => number | null> = {
-  ...Object.fromEntries(BOUND_FILTERS.map((filter) => [filter, BOUNDS[filter].read])),
-  volumeRanks: (entry) => (entry.volume === null ? 0 : entry.sortRanks.volume),
-} as Record<NumberColumn, (entry: ServiceEntry) => number | null>;
-
-/** The list columns and the values of an entry each lists it under. */
-const LIST_FIELDS = {
-  withStatus: (entry) => [entry.status],
-  withCategory: (entry) => (entry.category === null ? [] : [entry.category]),
-  withTag: (entry) => entry.tags,
-  withMethod: (entry) => entry.methods,
-  withWarning: (entry) => entry.warnings,
-} satisfies Record<string, (entry: ServiceEntry) => readonly string[]>;
-
-/**
- * Whether two versions of an entry give every bound column and every list the same values, so
- * the newer can take the older's place without the columns being made again (an in-place refresh).
- */
-export function sameColumnValues(old: ServiceEntry, next: ServiceEntry): boolean {
-  for (const filter of BOUND_FILTERS)
-    if (BOUNDS[filter].read(old) !== BOUNDS[filter].read(next)) return false;
-  for (const values of Object.values(LIST_FIELDS)) {
-    const [before, after] = [values(old), values(next)];
-    if (before.length !== after.length || !before.every((value) => after.includes(value))) return false;
-  }
-  return true;
-}
-
-type NumberColumn = BoundFilter | "volumeRanks";
-type ListColumn = keyof typeof LIST_FIELDS;
-const NUMBER_COLUMNS: NumberColumn[] = [...BOUND_FILTERS, "volumeRanks"];
-const LIST_COLUMNS = Object.keys(LIST_FIELDS) as ListColumn[];
-
-/**
- * Makes the columns entry by entry, as a load reads them (a batch at a time, with the event loop
- * free in between); finishing only copies what was gathered into typed arrays. Made in passes over
- * every entry at the end, the columns would hold the event loop for 10-50 ms a pass at 100,000 entries.
- */
-export class ServiceColumnsBuilder {
-  private count = 0;
-  private readonly numbers = Object.fromEntries(
-    NUMBER_COLUMNS.map((column) => [column, [] as number[]]),
-  ) as Record<NumberColumn, number[]>;
-  private readonly lists = Object.fromEntries(
-    LIST_COLUMNS.map((column) => [column, new Map<string, number[]>()]),
-  ) as Record<ListColumn, Map<string, number[]>>;
-  private readonly volumeOfRank: Amount[] = [];
-  private readonly healthCodes: number[] = [];
-
-  /** Adds the next entry (entries are added in their table's order). */
-  add(entry: ServiceEntry): void {
-    const i = this.count;
-    this.count += 1;
-    for (const column of NUMBER_COLUMNS)
-      this.numbers[column].push(NUMBER_FIELDS[column](entry) ?? Number.NaN);
-    for (const column of LIST_COLUMNS) {
-      const lists = this.lists[column];
-      for (const value of LIST_FIELDS[column](entry)) {
-        const list = lists.get(value);
-        if (list) list.push(i);
-        else lists.set(value, [i]);
-      }
-    }
-    if (entry.volume !== null) this.volumeOfRank[entry.sortRanks.volume] = entry.volume;
-    this.healthCodes.push(HEALTH_STATES.indexOf(entry.health));
-  }
-
-  /**
-   * The columns of `entries`, which are the entries added, in the same order: a column at a time,
-   * with the event loop free in between.
-   */
-  async finish(entries: readonly ServiceEntry[]): Promise<ServiceColumns> {
-    if (entries.length !== this.count) throw new Error("the columns were made of other entries");
-    const numbers = async (column: NumberColumn) => {
-      await yieldToEventLoop();
-      return Float64Array.from(this.numbers[column]);
-    };
-    const lists = async (column: ListColumn) => {
-      await yieldToEventLoop();
-      return new Map([...this.lists[column]].map(([value, list]) => [value, Int32Array.from(list)]));
-    };
-    const everyEntry = new Int32Array(this.count);
-    for (let i = 0; i < everyEntry.length; i += 1) everyEntry[i] = i;
-    return new ServiceColumns(entries, {
-      everyEntry,
-      withStatus: await lists("withStatus"),
-      withCategory: await lists("withCategory"),
-      healthCodes: Uint8Array.from(this.healthCodes),
-      bounds: await boundColumns(numbers),
-      volumeRanks: await numbers("volumeRanks"),
-      volumeOfRank: this.volumeOfRank,
-      withTag: await lists("withTag"),
-      withMethod: await lists("withMethod"),
-      withWarning: await lists("withWarning"),
-    });
-  }
-}
-
-/** The bound filters' columns, one at a time. */
-async function boundColumns(
-  numbers: (column: NumberColumn) => Promise<Float64Array>,
-): Promise<Record<BoundFilter, Float64Array>> {
-  const columns: Partial<Record<BoundFilter, Float64Array>> = {};
-  for (const filter of BOUND_FILTERS) columns[filter] = await numbers(filter);
-  return columns as Record<BoundFilter, Float64Array>;
 }
