@@ -4,6 +4,8 @@ import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../logging/logger";
 import type { Environment } from "./scopes";
 
+const DAY_MS = 86_400_000;
+
 interface Tally {
   requests: number;
   csvRows: number;
@@ -20,6 +22,9 @@ export class UsageRecorder {
   private lastUsed = new Map<string, Date>();
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
+  /** The UTC day last counted in, and when it starts (ms): most requests fall in it. */
+  private day = "";
+  private dayStarts = Number.NaN;
 
   constructor(
     private readonly pool: ReadPool,
@@ -43,13 +48,23 @@ export class UsageRecorder {
   }
 
   private tally(apiKeyId: string, routeGroup: string, at: Date): Tally {
-    const bucket = `${apiKeyId}|${at.toISOString().slice(0, 10)}|${routeGroup}`;
+    const bucket = `${apiKeyId}|${this.utcDay(at)}|${routeGroup}`;
     let tally = this.counts.get(bucket);
     if (!tally) {
       tally = { requests: 0, csvRows: 0 };
       this.counts.set(bucket, tally);
     }
     return tally;
+  }
+
+  /** `at`'s UTC day (YYYY-MM-DD), formatted once a day rather than per request. */
+  private utcDay(at: Date): string {
+    const ms = at.getTime();
+    if (!(ms >= this.dayStarts && ms < this.dayStarts + DAY_MS)) {
+      this.dayStarts = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      this.day = at.toISOString().slice(0, 10);
+    }
+    return this.day;
   }
 
   /** Writes what was counted so far; flushes run one after another. */

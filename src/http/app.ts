@@ -26,6 +26,7 @@ import type { X402Sales } from "../x402-sales/x402-sales";
 import { catalogueSerialisers } from "./catalogue-listing";
 import { errorHandler, notFoundHandler } from "./errors";
 import { CatalogueReadiness, healthRouter } from "./health";
+import { makeResponsesHoldable } from "./held-answer";
 import { requestGuard } from "./request-guard";
 import type { ResponseCache } from "./response-cache";
 import { serveCachedResponses } from "./responses";
@@ -161,6 +162,8 @@ export function createApp({
       );
   }
   const app = express();
+  // Signed answers are held from their first write: its responses carry the traps that start it.
+  makeResponsesHoldable(app);
   app.disable("x-powered-by");
   useCanonicalRouting(app);
   if (metrics) app.use(countRequests(productMetrics));
@@ -179,8 +182,9 @@ export function createApp({
     }),
   );
   // Load balancers' health checks and Prometheus's scrapes pass without a key or a rate limit.
-  app.use(healthRouter(db, search, readiness));
-  if (metrics?.serve) app.use(metricsRouter(productMetrics));
+  // Neither is under /v1/, whose requests skip their routes.
+  app.use(exceptUnder("/v1/", healthRouter(db, search, readiness)));
+  if (metrics?.serve) app.use(exceptUnder("/v1/", metricsRouter(productMetrics)));
   app.use(signedAnswers(answerKeys));
   app.use(requestGuard(accounts, sales));
   // Before the response cache: a request that must pay is never served a cached answer for free.

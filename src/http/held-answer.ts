@@ -101,66 +101,58 @@ export function holdAnswer(res: Response, maxBytes: number): HeldAnswer {
 /** What holdWhenWritten calls when the route first writes: the hold it started, and the response. */
 export type HoldStarted = (held: HeldAnswer, res: Response) => void;
 
-/** A response whose hold waits for its first write: what its traps replaced, and what to tell. */
+/** A response whose hold waits for its first write: its bound, whom to tell, and the hold once started. */
 interface DeferredHold {
-  writeHead: Response["writeHead"];
-  write: Response["write"];
-  end: Response["end"];
-  flushHeaders: Response["flushHeaders"];
   maxBytes: number;
   started: HoldStarted;
   held: HeldAnswer | undefined;
 }
 
+/** Responses waiting for their first write, and those whose hold has started (until they end). */
 const DEFERRED = new WeakMap<Response, DeferredHold>();
 
-/** Puts back what the traps replaced. */
-function untrap(res: Response, deferred: DeferredHold): void {
-  res.writeHead = deferred.writeHead;
-  res.write = deferred.write;
-  res.end = deferred.end;
-  res.flushHeaders = deferred.flushHeaders;
-}
-
 type Writer = "writeHead" | "write" | "end" | "flushHeaders";
+const WRITERS: readonly Writer[] = ["writeHead", "write", "end", "flushHeaders"];
+
+/** The traps of every app made holdable: how holdWhenWritten knows a response passes through them. */
+const TRAPS = new WeakSet<object>();
 
 /**
- * A trap for one writing method: starts the hold, then writes into it. Made once for every
- * response (they find their response as `this`), so deferring a hold allocates no function.
+ * A trap for one writing method, on the responses' prototype: a response with a deferred hold
+ * starts it, then writes into it; any other goes straight to the inherited method. Nothing is
+ * set on a response itself until its hold starts (own properties cost more than the rest).
  */
-function trap(method: Writer) {
-  return function (this: Response, ...args: unknown[]): unknown {
+function trap(method: Writer, inherited: (...args: unknown[]) => unknown) {
+  const trapped = function (this: Response, ...args: unknown[]): unknown {
     const deferred = DEFERRED.get(this);
-    if (deferred !== undefined && deferred.held === undefined) {
-      untrap(this, deferred);
-      deferred.held = holdAnswer(this, deferred.maxBytes);
-      deferred.started(deferred.held, this);
-    }
+    if (deferred === undefined || deferred.held !== undefined) return inherited.apply(this, args);
+    deferred.held = holdAnswer(this, deferred.maxBytes);
+    deferred.started(deferred.held, this);
     return (this[method] as (...args: unknown[]) => unknown)(...args);
   };
+  TRAPS.add(trapped);
+  return trapped;
 }
 
-const TRAPS = {
-  writeHead: trap("writeHead") as Response["writeHead"],
-  write: trap("write") as Response["write"],
-  end: trap("end") as Response["end"],
-  flushHeaders: trap("flushHeaders") as Response["flushHeaders"],
-};
+/**
+ * Lets the app's answers be held from their first write (holdWhenWritten): its responses'
+ * prototype (Express's `app.response`) gets a trap for each writing method.
+ */
+export function makeResponsesHoldable(app: { response: object }): void {
+  const response = app.response as Record<Writer, (...args: unknown[]) => unknown>;
+  for (const method of WRITERS) response[method] = trap(method, response[method]);
+}
 
 /**
  * holdAnswer, started only when the route first writes (writeHead, write, end or flushHeaders),
  * with `started` told of the hold before the write goes into it. An answer let through before
  * that (letThrough) costs no hold at all: what most answers of a signed route do, since their
- * sender signs them before it writes (responses.ts).
+ * sender signs them before it writes (responses.ts). The app must be made holdable first.
  */
 export function holdWhenWritten(res: Response, maxBytes: number, started: HoldStarted): void {
-  const { writeHead, write, end, flushHeaders } = res;
-  DEFERRED.set(res, { writeHead, write, end, flushHeaders, maxBytes, started, held: undefined });
-  // Assigned one by one: Object.assign on a response costs more than the rest of this together.
-  res.writeHead = TRAPS.writeHead;
-  res.write = TRAPS.write;
-  res.end = TRAPS.end;
-  res.flushHeaders = TRAPS.flushHeaders;
+  if (!TRAPS.has(res.write))
+    throw new Error("holdWhenWritten: the app's responses are not holdable (makeResponsesHoldable)");
+  DEFERRED.set(res, { maxBytes, started, held: undefined });
 }
 
 /** As HeldAnswer.passThrough for a hold of holdWhenWritten; before anything was written, it is never held at all. */
@@ -172,10 +164,5 @@ export function letThrough(res: Response): void {
     return;
   }
   // Wrapped since by a later hold (a paid answer's): it writes through the traps when it releases.
-  const trapped =
-    res.writeHead === TRAPS.writeHead &&
-    res.write === TRAPS.write &&
-    res.end === TRAPS.end &&
-    res.flushHeaders === TRAPS.flushHeaders;
-  if (trapped) untrap(res, deferred);
+  if (TRAPS.has(res.write)) DEFERRED.delete(res);
 }

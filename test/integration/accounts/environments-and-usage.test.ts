@@ -1,9 +1,12 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UsageRecorder } from "../../../src/accounts/usage";
+import { createReadPool } from "../../../src/db/read-pool";
 import { bearer, call, type IssuedKey, issueKey, type Replica, startReplica } from "../../support/accounts";
 import { seedServices } from "../../support/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { testLogger } from "../../support/logger";
 
 describe("environments, usage and secrecy of keys", () => {
   let database: TestDatabase;
@@ -95,6 +98,34 @@ describe("environments, usage and secrecy of keys", () => {
     );
     const listed = await database.db.apiKey.findUniqueOrThrow({ where: { id: fresh.id } });
     expect(listed.lastUsedAt).not.toBeNull();
+  });
+
+  it("when requests fall either side of UTC midnight, then each is counted on its own day", async () => {
+    const key = await issueKey(database.db, "umbrella", "live", ["catalogue:read"]);
+    const pool = createReadPool(database.url, 1, testLogger);
+    const recorder = new UsageRecorder(pool, testLogger, 3_600_000);
+    try {
+      for (const at of [
+        "2026-11-27T23:59:59.999Z",
+        "2026-11-28T00:00:00.000Z",
+        "2026-11-27T12:00:00.000Z", // an earlier day again, after a later one
+        "2026-11-28T23:59:59.999Z",
+        "2026-11-29T00:00:00.001Z",
+      ]) {
+        recorder.recordRequest(key.id, "catalogue", new Date(at));
+      }
+      await recorder.flush();
+      const rows = await database.db.$queryRaw<Array<{ day: string; requests: bigint }>>`
+        SELECT day::text AS day, requests FROM api_usage WHERE api_key_id = ${key.id}::uuid ORDER BY day`;
+      expect(rows.map((row) => [row.day, Number(row.requests)])).toEqual([
+        ["2026-11-27", 2],
+        ["2026-11-28", 2],
+        ["2026-11-29", 1],
+      ]);
+    } finally {
+      await recorder.close();
+      await pool.end();
+    }
   });
 
   it("when usage is asked with a bad range, then 400 names the parameter", async () => {
