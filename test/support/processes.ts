@@ -47,6 +47,7 @@ export interface StartedProcess {
   stderr: () => string;
   /** Resolves with the first JSON log line that matches, or rejects when the process exits first. */
   waitForLog(match: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  /** The exit code, once the process has ended and its output has been read to the end. */
   exited: Promise<number | null>;
 }
 
@@ -100,7 +101,9 @@ function startCommand(command: string, args: string[], env: Record<string, strin
     }
     for (const wake of waiters) wake();
   });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // "close", not "exit": the process has ended and its output is read to the end, so its last
+  // lines (the exit line) are in `lines` when this resolves; "exit" can come before them.
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return {
     child,
     lines,

@@ -50,7 +50,7 @@ export function candidates(node: TsQuery, postings: Postings, ids: LexemeIds): I
     case "or": {
       const left = candidates(node.left, postings, ids);
       const right = candidates(node.right, postings, ids);
-      return left === null || right === null ? null : union([left, right]);
+      return left === null || right === null ? null : union(left, right);
     }
     default: {
       // and, phrase: both sides must match, so either side's candidates will do: the fewer.

@@ -268,9 +268,22 @@ export function bitIndex(posting: Posting, doc: number): number {
   return ((posting.bitCounts as Int32Array)[w] as number) + popcount(below);
 }
 
-/** Sorted union of ascending lists, without repeats. */
-export function union(lists: Int32Array[]): Int32Array {
-  const merged = new Set<number>();
-  for (const list of lists) for (const doc of list) merged.add(doc);
-  return Int32Array.from([...merged].sort((a, b) => a - b));
+/** The union of two ascending lists, ascending and without repeats: one merge, no hashing or sorting. */
+export function union(left: Int32Array, right: Int32Array): Int32Array {
+  if (left.length === 0) return right;
+  if (right.length === 0) return left;
+  const merged = new Int32Array(left.length + right.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < left.length && j < right.length) {
+    const a = left[i] as number;
+    const b = right[j] as number;
+    merged[n++] = a <= b ? a : b;
+    if (a <= b) i += 1;
+    if (b <= a) j += 1;
+  }
+  while (i < left.length) merged[n++] = left[i++] as number;
+  while (j < right.length) merged[n++] = right[j++] as number;
+  return merged.subarray(0, n);
 }
