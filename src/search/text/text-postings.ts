@@ -279,7 +279,7 @@ export function union(left: Int32Array, right: Int32Array): Int32Array {
   while (i < left.length && j < right.length) {
     const a = left[i] as number;
     const b = right[j] as number;
-    merged[n++] = a <= b ? a : b;
+    merged[n++] = Math.min(a, b);
     if (a <= b) i += 1;
     if (b <= a) j += 1;
   }
